@@ -1,0 +1,19 @@
+# The two set-up commands (see README.md):
+#   make example   runs outboxify scan on the shipped example module
+#   make test      runs every test (needs the servers listed in README.md)
+GO ?= go
+
+.PHONY: build test example vet bench
+
+build:
+	$(GO) build ./...
+
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 20m ./...
+
+example:
+	$(GO) run ./cmd/outboxify scan -C testdata/example ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...

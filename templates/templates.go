@@ -1,0 +1,218 @@
+// Package templates owns the embedded templates of everything outboxify
+// generates (migrations, outbox writer, inbox, relay, ops files, Debezium
+// config) and the renderer that turns a Config into files. Rendering returns
+// files as data and writes nothing; Go output is gofmt'd.
+//
+// Layout of the embedded tree: files/<component>/<name>[.tmpl]. The component
+// decides the output directory (see Config.Dir). A file ending in .tmpl is
+// rendered with text/template and Config as data; a rendered file that is
+// empty after trimming is skipped, so a template decides for itself whether
+// it applies (e.g. {{if eq .Broker "nats"}}...{{end}}). Other files are
+// copied as they are.
+package templates
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"go/format"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"text/template"
+)
+
+//go:embed all:files
+var embedded embed.FS
+
+// FS is the template tree (rooted at files/).
+var FS, _ = fs.Sub(embedded, "files")
+
+// File is one rendered output file.
+type File struct {
+	Path      string // slash path relative to the project root
+	Content   []byte
+	Component string // the template component it came from
+}
+
+// Config holds every choice a template can depend on.
+type Config struct {
+	Module string // Go module path of the target project
+
+	DB         string // postgres | mysql
+	Driver     string // database/sql | pgx | sqlx | gorm
+	Broker     string // kafka-go | franz-go | sarama | nats | jetstream | amqp091 | redis | sns | sqs | pubsub
+	Migrations string // sql | goose | migrate | atlas
+	Relay      string // polling | debezium
+	Notify     string // trigger | off
+
+	Table      string // outbox table name (default "outbox")
+	InboxTable string // inbox table name (default "inbox")
+	Channel    string // NOTIFY channel (default "outbox")
+
+	// Output directories, slash paths relative to the project root.
+	OutboxDir     string // default internal/outbox
+	InboxDir      string // default internal/inbox
+	RelayDir      string // default internal/outboxrelay
+	RelayCmdDir   string // default cmd/outbox-relay
+	MigrationsDir string // default migrations
+	OpsDir        string // default deploy/outbox
+
+	// MigrationVersion is the version prefix of the migration files
+	// (e.g. "20261202000000" or "000003"); filled by the generator from the
+	// project's existing numbering style.
+	MigrationVersion string
+}
+
+// WithDefaults returns c with empty fields set to their defaults.
+func (c Config) WithDefaults() Config {
+	def := func(p *string, v string) {
+		if *p == "" {
+			*p = v
+		}
+	}
+	def(&c.DB, "postgres")
+	def(&c.Driver, "database/sql")
+	def(&c.Broker, "nats")
+	def(&c.Migrations, "sql")
+	def(&c.Relay, "polling")
+	def(&c.Notify, "trigger")
+	def(&c.Table, "outbox")
+	def(&c.InboxTable, "inbox")
+	def(&c.Channel, "outbox")
+	def(&c.OutboxDir, "internal/outbox")
+	def(&c.InboxDir, "internal/inbox")
+	def(&c.RelayDir, "internal/outboxrelay")
+	def(&c.RelayCmdDir, "cmd/outbox-relay")
+	def(&c.MigrationsDir, "migrations")
+	def(&c.OpsDir, "deploy/outbox")
+	def(&c.MigrationVersion, "000001")
+	return c
+}
+
+// ImportPath returns the Go import path of a project directory.
+func (c Config) ImportPath(dir string) string { return path.Join(c.Module, dir) }
+
+// Dir maps a template component to its output directory.
+func (c Config) Dir(component string) (string, error) {
+	switch component {
+	case "outbox":
+		return c.OutboxDir, nil
+	case "inbox":
+		return c.InboxDir, nil
+	case "relay":
+		return c.RelayDir, nil
+	case "relaycmd":
+		return c.RelayCmdDir, nil
+	case "migrations":
+		return c.MigrationsDir, nil
+	case "ops":
+		return c.OpsDir, nil
+	case "root":
+		return ".", nil
+	}
+	return "", fmt.Errorf("template component %q has no output directory", component)
+}
+
+var funcs = template.FuncMap{
+	"lower": strings.ToLower,
+	"upper": strings.ToUpper,
+	"base":  path.Base,
+	"join":  path.Join,
+	"quote": func(s string) string { return fmt.Sprintf("%q", s) },
+	"oneof": func(v string, set ...string) bool {
+		for _, s := range set {
+			if v == s {
+				return true
+			}
+		}
+		return false
+	},
+}
+
+// Render renders every component's templates for c (after WithDefaults) and
+// returns the files sorted by path. Components may be restricted by name;
+// none means all.
+func Render(c Config, components ...string) ([]File, error) {
+	c = c.WithDefaults()
+	want := map[string]bool{}
+	for _, comp := range components {
+		want[comp] = true
+	}
+	var files []File
+	err := fs.WalkDir(FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		comp, rel, ok := strings.Cut(p, "/")
+		if !ok {
+			return nil // files at the top of files/ are not templates
+		}
+		if len(want) > 0 && !want[comp] {
+			return nil
+		}
+		f, err := renderOne(c, comp, rel, p)
+		if err != nil {
+			return err
+		}
+		if f != nil {
+			files = append(files, *f)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+func renderOne(c Config, comp, rel, full string) (*File, error) {
+	dir, err := c.Dir(comp)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := fs.ReadFile(FS, full)
+	if err != nil {
+		return nil, err
+	}
+	out := raw
+	name := rel
+	if strings.HasSuffix(rel, ".tmpl") {
+		name = strings.TrimSuffix(rel, ".tmpl")
+		// The file name itself may be a template (e.g. {{.MigrationVersion}}_outbox.up.sql).
+		name, err = execute(full+" (name)", name, c)
+		if err != nil {
+			return nil, err
+		}
+		body, err := execute(full, string(raw), c)
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(body) == "" || strings.TrimSpace(name) == "" {
+			return nil, nil
+		}
+		out = []byte(body)
+	}
+	if strings.HasSuffix(name, ".go") {
+		formatted, err := format.Source(out)
+		if err != nil {
+			return nil, fmt.Errorf("template %s renders Go that does not parse: %w", full, err)
+		}
+		out = formatted
+	}
+	return &File{Path: path.Join(dir, name), Content: out, Component: comp}, nil
+}
+
+func execute(name, text string, c Config) (string, error) {
+	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(text)
+	if err != nil {
+		return "", fmt.Errorf("parse template %s: %w", name, err)
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, c); err != nil {
+		return "", fmt.Errorf("render template %s: %w", name, err)
+	}
+	return b.String(), nil
+}
