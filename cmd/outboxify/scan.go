@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/outboxify/outboxify/scan"
+	"github.com/outboxify/outboxify/scan/format"
+)
+
+func init() { register(newScanCmd) }
+
+func newScanCmd() *cobra.Command {
+	var (
+		dir    string
+		output string
+		tests  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "scan [-C dir] [--format text|json|sarif] [--tests] [packages]",
+		Short: "Find dual writes: a DB write and a broker publish without one transaction",
+		Long: `scan loads the packages (default ./...) with full type information and reports
+every place where code writes to a database and publishes to a broker without
+one transaction, following calls across functions and, since it sees the whole
+program, through interfaces.
+
+Exit status: 0 no findings, 1 findings, 2 the packages did not load or
+type-check, a bad flag, or a bad .outboxify.yaml.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !validFormat(output) {
+				return withCode(exitError, fmt.Errorf("--format %q: want one of %s", output, strings.Join(format.Names, ", ")))
+			}
+			prog, err := scan.Load(dir, args, scan.Options{Tests: tests})
+			if err != nil {
+				return withCode(exitError, err)
+			}
+			tool := format.Tool{Name: "outboxify", Version: version()}
+			if err := format.Write(cmd.OutOrStdout(), output, prog.Dir, tool, prog.Findings); err != nil {
+				return withCode(exitError, fmt.Errorf("writing findings: %w", err))
+			}
+			if len(prog.Findings) > 0 {
+				return withCode(exitFindings, nil)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&dir, "dir", "C", ".", "run in `dir` (module or subdirectory); paths are printed relative to it")
+	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text, json or sarif")
+	cmd.Flags().BoolVar(&tests, "tests", false, "also scan _test.go files")
+	return cmd
+}
+
+func validFormat(name string) bool {
+	for _, n := range format.Names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}

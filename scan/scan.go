@@ -1,0 +1,202 @@
+package scan
+
+import (
+	"errors"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/outboxify/outboxify/analyzer/dualwrite"
+)
+
+// Options tune Load. The zero value scans non-test files with the
+// dual-write analyzer.
+type Options struct {
+	// Tests includes _test.go files (and external test packages).
+	Tests bool
+	// Env is the environment for the go command; nil means os.Environ().
+	Env []string
+	// Analyzer replaces the dual-write analyzer (tests of the loader).
+	// Its result type must be *dualwrite.Result.
+	Analyzer *analysis.Analyzer
+}
+
+// Program is a loaded, analyzed program.
+type Program struct {
+	// Dir is the absolute directory the patterns were resolved in (-C).
+	Dir string
+	// Fset holds the positions of every loaded file.
+	Fset *token.FileSet
+	// Packages are the root packages matched by the patterns, with full
+	// syntax and type information (test variants too when Options.Tests).
+	Packages []*packages.Package
+	// Findings of all root packages, deduplicated and sorted by position.
+	Findings []dualwrite.Finding
+}
+
+// LoadError reports packages that could not be loaded or type-checked.
+type LoadError struct {
+	Errors []packages.Error
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d package error(s), cannot scan:", len(e.Errors))
+	for _, err := range e.Errors {
+		b.WriteString("\n\t")
+		b.WriteString(err.Error())
+	}
+	return b.String()
+}
+
+// loadMode is everything the analyzer (facts over dependencies) and the
+// rewriter (syntax of root packages) need.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps | packages.NeedTypes | packages.NeedSyntax |
+	packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
+
+// Load loads the packages matching patterns (default ./...) from dir and
+// runs the dual-write analyzer over them and their dependencies.
+func Load(dir string, patterns []string, opts Options) (*Program, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("scan: directory %s: %w", dir, err)
+	}
+	if st, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("scan: %s is not a directory", dir)
+	}
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	a := opts.Analyzer
+	if a == nil {
+		a = defaultAnalyzer()
+	}
+	if a == nil {
+		return nil, errors.New("scan: no analyzer")
+	}
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	fset := token.NewFileSet()
+	cfg := &packages.Config{
+		Mode:  loadMode,
+		Dir:   abs,
+		Env:   env,
+		Tests: opts.Tests,
+		Fset:  fset,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("scan: loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	if errs := packageErrors(pkgs); len(errs) > 0 {
+		return nil, &LoadError{Errors: errs}
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), abs)
+	}
+	findings, err := analyze(a, pkgs)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{Dir: abs, Fset: fset, Packages: pkgs, Findings: findings}, nil
+}
+
+// packageErrors lists the errors of every loaded package (roots and
+// dependencies), each once, in import order.
+func packageErrors(pkgs []*packages.Package) []packages.Error {
+	var errs []packages.Error
+	seen := map[string]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			if k := e.Error(); !seen[k] {
+				seen[k] = true
+				errs = append(errs, e)
+			}
+		}
+	})
+	return errs
+}
+
+// analyze runs a over pkgs and collects the findings of the roots.
+func analyze(a *analysis.Analyzer, pkgs []*packages.Package) ([]dualwrite.Finding, error) {
+	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	}
+	var findings []dualwrite.Finding
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			return nil, fmt.Errorf("scan: analyzing %s: %w", act.Package.PkgPath, act.Err)
+		}
+		res, ok := act.Result.(*dualwrite.Result)
+		if !ok || res == nil {
+			continue
+		}
+		findings = append(findings, res.Findings...)
+	}
+	return sortFindings(dedupe(findings)), nil
+}
+
+// dedupe drops findings reported twice: with Options.Tests a package's
+// non-test files are analyzed in the package and in its test variant.
+func dedupe(fs []dualwrite.Finding) []dualwrite.Finding {
+	seen := map[string]bool{}
+	out := fs[:0]
+	for _, f := range fs {
+		k := f.Rule + "\x00" + f.Publish.Position.String()
+		if f.Write != nil {
+			k += "\x00" + f.Write.Position.String()
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+func sortFindings(fs []dualwrite.Finding) []dualwrite.Finding {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i].Publish.Position, fs[j].Publish.Position
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return fs[i].Rule < fs[j].Rule
+	})
+	return fs
+}
+
+// Rel returns filename relative to the program's directory, slash
+// separated; files outside it (a scanned dependency) stay absolute.
+func (p *Program) Rel(filename string) string { return RelPath(p.Dir, filename) }
+
+// RelPath is Program.Rel for a given base directory.
+func RelPath(base, filename string) string {
+	if filename == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(base, filename)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(filename)
+	}
+	return filepath.ToSlash(rel)
+}
