@@ -109,6 +109,8 @@ func (c Config) Dir(component string) (string, error) {
 		return c.MigrationsDir, nil
 	case "ops":
 		return c.OpsDir, nil
+	case "debezium":
+		return path.Join(c.OpsDir, "debezium"), nil
 	case "root":
 		return ".", nil
 	}
@@ -149,6 +151,9 @@ func Render(c Config, components ...string) ([]File, error) {
 		if !ok {
 			return nil // files at the top of files/ are not templates
 		}
+		if strings.HasPrefix(path.Base(rel), "_") {
+			return nil // partials: parsed into the component's templates, never rendered alone
+		}
 		if len(want) > 0 && !want[comp] {
 			return nil
 		}
@@ -186,7 +191,11 @@ func renderOne(c Config, comp, rel, full string) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
-		body, err := execute(full, string(raw), c)
+		partials, err := componentPartials(comp)
+		if err != nil {
+			return nil, err
+		}
+		body, err := execute(full, string(raw), c, partials...)
 		if err != nil {
 			return nil, err
 		}
@@ -205,8 +214,37 @@ func renderOne(c Config, comp, rel, full string) (*File, error) {
 	return &File{Path: path.Join(dir, name), Content: out, Component: comp}, nil
 }
 
-func execute(name, text string, c Config) (string, error) {
-	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(text)
+// componentPartials returns the text of the component's partials: files
+// whose name starts with "_" (e.g. files/migrations/_postgres.sql.tmpl). They
+// hold {{define}} blocks shared by several templates of the component, so
+// one SQL body serves goose, golang-migrate, atlas and plain files alike.
+func componentPartials(comp string) ([]string, error) {
+	entries, err := fs.ReadDir(FS, comp)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasPrefix(e.Name(), "_") {
+			continue
+		}
+		b, err := fs.ReadFile(FS, path.Join(comp, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, string(b))
+	}
+	return out, nil
+}
+
+func execute(name, text string, c Config, partials ...string) (string, error) {
+	t := template.New(name).Funcs(funcs).Option("missingkey=error")
+	for i, p := range partials {
+		if _, err := t.New(fmt.Sprintf("%s partial %d", name, i)).Parse(p); err != nil {
+			return "", fmt.Errorf("parse partials of template %s: %w", name, err)
+		}
+	}
+	t, err := t.Parse(text)
 	if err != nil {
 		return "", fmt.Errorf("parse template %s: %w", name, err)
 	}

@@ -1,0 +1,430 @@
+package generate
+
+import (
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/outboxify/outboxify/templates"
+)
+
+// Detection is what Detect found and why, for printing.
+type Detection struct {
+	Root   string // module root directory (absolute)
+	Module string // module path
+	Items  []Item // one per setting, in a fixed order
+	Notes  []string
+}
+
+// Item is one detected setting and the evidence for it.
+type Item struct {
+	Setting, Value, Source string
+}
+
+// String prints the detection, one setting a line.
+func (d Detection) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "module %s (%s)\n", d.Module, d.Root)
+	for _, it := range d.Items {
+		fmt.Fprintf(&b, "  %-16s %-13s %s\n", it.Setting+":", it.Value, it.Source)
+	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
+	return b.String()
+}
+
+func (d *Detection) add(setting, value, source string) {
+	d.Items = append(d.Items, Item{setting, value, source})
+}
+
+// ErrNotModule is returned for a directory that is not inside a Go module.
+var ErrNotModule = errors.New("not a Go module")
+
+// FindModule returns the root directory (absolute) and module path of the
+// module holding dir, looking upward like the go command does.
+func FindModule(dir string) (root, module string, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return "", "", fmt.Errorf("read %s: %w", dir, err)
+	} else if !fi.IsDir() {
+		return "", "", fmt.Errorf("%s is not a directory", dir)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			path := modfile.ModulePath(data)
+			if path == "" {
+				return "", "", fmt.Errorf("%s: no module line", filepath.Join(d, "go.mod"))
+			}
+			return d, path, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", "", fmt.Errorf("read go.mod: %w", err)
+		}
+		if filepath.Dir(d) == d {
+			return "", "", fmt.Errorf("%w: no go.mod in %s or any parent directory", ErrNotModule, abs)
+		}
+	}
+}
+
+// signal maps a go.mod requirement or an import path to a setting value.
+type signal struct {
+	path  string // module path (go.mod) or package path prefix (imports)
+	value string
+}
+
+// Detection tables, in priority order: the first present wins.
+var (
+	dbSignals = []signal{
+		{"github.com/jackc/pgx", "postgres"}, {"github.com/lib/pq", "postgres"}, {"gorm.io/driver/postgres", "postgres"},
+		{"github.com/go-sql-driver/mysql", "mysql"}, {"gorm.io/driver/mysql", "mysql"},
+	}
+	brokerSignals = []signal{
+		{"github.com/segmentio/kafka-go", "kafka-go"},
+		{"github.com/twmb/franz-go", "franz-go"},
+		{"github.com/IBM/sarama", "sarama"}, {"github.com/Shopify/sarama", "sarama"},
+		{"github.com/confluentinc/confluent-kafka-go", "franz-go"},
+		{"github.com/nats-io/nats.go", "nats"},
+		{"github.com/rabbitmq/amqp091-go", "amqp091"}, {"github.com/streadway/amqp", "amqp091"},
+		{"github.com/redis/go-redis", "redis"}, {"github.com/go-redis/redis", "redis"},
+		{"github.com/aws/aws-sdk-go-v2/service/sqs", "sqs"},
+		{"github.com/aws/aws-sdk-go-v2/service/sns", "sns"},
+		{"cloud.google.com/go/pubsub", "pubsub"},
+	}
+	// Clients outboxify does not generate for; said plainly.
+	unsupportedBrokers = []signal{
+		{"github.com/ThreeDotsLabs/watermill", "watermill: publish through its Kafka/NATS/AMQP backend's client; pass --broker"},
+		{"github.com/nats-io/stan.go", "NATS Streaming (stan) is not supported yet; JetStream is its successor (--broker jetstream)"},
+		{"github.com/aws/aws-sdk-go-v2/service/eventbridge", "EventBridge is not supported yet"},
+		{"github.com/aws/aws-sdk-go-v2/service/kinesis", "Kinesis is not supported yet"},
+	}
+	migrationSignals = []signal{
+		{"ariga.io/atlas", "atlas"}, {"github.com/pressly/goose", "goose"}, {"github.com/golang-migrate/migrate", "migrate"},
+	}
+)
+
+// Detect finds the module holding dir and the settings its go.mod, imports
+// and files imply. Settings nothing points at get the defaults, marked as
+// such. It reads, never writes.
+func Detect(dir string) (templates.Config, Detection, error) {
+	root, module, err := FindModule(dir)
+	if err != nil {
+		return templates.Config{}, Detection{}, err
+	}
+	det := Detection{Root: root, Module: module}
+	cfg := templates.Config{Module: module}
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return cfg, det, fmt.Errorf("read go.mod: %w", err)
+	}
+	mf, err := modfile.Parse(filepath.Join(root, "go.mod"), data, nil)
+	if err != nil {
+		return cfg, det, fmt.Errorf("parse go.mod: %w", err)
+	}
+	reqs := map[string]bool{}
+	for _, r := range mf.Require {
+		reqs[r.Mod.Path] = true
+	}
+	imports, err := scanImports(root)
+	if err != nil {
+		return cfg, det, err
+	}
+	has := func(prefix string) (string, bool) { // evidence for a module or package prefix
+		for p := range reqs {
+			if p == prefix || strings.HasPrefix(p, prefix+"/") {
+				return "go.mod requires " + p, true
+			}
+		}
+		for p := range imports {
+			if p == prefix || strings.HasPrefix(p, prefix+"/") {
+				return "imported " + p, true
+			}
+		}
+		return "", false
+	}
+	first := func(sigs []signal) (value, source string, others []string) {
+		for _, s := range sigs {
+			if src, ok := has(s.path); ok {
+				if value == "" {
+					value, source = s.value, src
+				} else if s.value != value && !contains(others, s.value) {
+					others = append(others, s.value)
+				}
+			}
+		}
+		return value, source, others
+	}
+
+	// Database.
+	if v, src, others := first(dbSignals); v != "" {
+		cfg.DB = v
+		det.add("db", v, src)
+		if len(others) > 0 {
+			det.Notes = append(det.Notes, fmt.Sprintf("also found %s; pass --db to choose", strings.Join(others, ", ")))
+		}
+	} else {
+		cfg.DB = "postgres"
+		det.add("db", "postgres", "default (no database driver in go.mod)")
+	}
+
+	// Driver.
+	switch {
+	case has1(has, "gorm.io/gorm"):
+		cfg.Driver = "gorm"
+		det.add("driver", "gorm", "go.mod requires gorm.io/gorm")
+	case has1(has, "github.com/jmoiron/sqlx"):
+		cfg.Driver = "sqlx"
+		det.add("driver", "sqlx", "go.mod requires github.com/jmoiron/sqlx")
+	case cfg.DB == "postgres" && nativePgx(reqs, imports):
+		cfg.Driver = "pgx"
+		det.add("driver", "pgx", "github.com/jackc/pgx/v5 used natively (no pgx/v5/stdlib import)")
+	default:
+		cfg.Driver = "database/sql"
+		det.add("driver", "database/sql", "default (no gorm, sqlx or native pgx)")
+	}
+
+	// Broker.
+	if v, src, others := first(brokerSignals); v != "" {
+		if v == "nats" && (imports["github.com/nats-io/nats.go/jetstream"] || usesJetStreamContext(root)) {
+			v, src = "jetstream", src+" (JetStream in use)"
+		}
+		if strings.Contains(src, "confluent-kafka-go") {
+			det.Notes = append(det.Notes, "confluent-kafka-go is not generated for; using the closest supported Kafka client, franz-go")
+		}
+		cfg.Broker = v
+		det.add("broker", v, src)
+		if len(others) > 0 {
+			det.Notes = append(det.Notes, fmt.Sprintf("also found broker clients %s; pass --broker to choose", strings.Join(others, ", ")))
+		}
+	} else {
+		cfg.Broker = "nats"
+		det.add("broker", "nats", "default (no supported broker client in go.mod)")
+	}
+	for _, s := range unsupportedBrokers {
+		if _, ok := has(s.path); ok {
+			det.Notes = append(det.Notes, s.value)
+		}
+	}
+
+	// Migrations: directory, then format.
+	mdir, msrc := migrationsDir(root)
+	cfg.MigrationsDir = mdir
+	det.add("migrations dir", mdir, msrc)
+	format, fsrc := migrationFormat(root, mdir)
+	if format == "" {
+		if v, src, _ := first(migrationSignals); v != "" {
+			format, fsrc = v, src
+		} else {
+			format, fsrc = "sql", "default (no migration tool found)"
+		}
+	}
+	cfg.Migrations = format
+	det.add("migrations", format, fsrc)
+	if name, _, ok := findOutboxMigration(filepath.Join(root, filepath.FromSlash(mdir))); ok {
+		det.Notes = append(det.Notes, fmt.Sprintf("outbox migration already present: %s (kept; no second one is added)", path2(mdir, name)))
+	}
+
+	cfg.Relay = "polling"
+	det.add("relay", "polling", "default (--relay debezium for Kafka Connect CDC)")
+	if cfg.DB == "postgres" {
+		cfg.Notify = "trigger"
+		det.add("notify", "trigger", "default (--notify off to poll only)")
+	} else {
+		cfg.Notify = "off"
+		det.add("notify", "off", "MySQL has no LISTEN/NOTIFY; the relay polls")
+	}
+	return cfg, det, nil
+}
+
+func has1(has func(string) (string, bool), p string) bool { _, ok := has(p); return ok }
+
+func path2(dir, name string) string { return strings.TrimPrefix(dir+"/"+name, "./") }
+
+// nativePgx: pgx/v5 is required and the code does not go through its
+// database/sql adapter.
+func nativePgx(reqs, imports map[string]bool) bool {
+	if !reqs["github.com/jackc/pgx/v5"] && !imports["github.com/jackc/pgx/v5"] {
+		return false
+	}
+	if imports["github.com/jackc/pgx/v5/stdlib"] {
+		return imports["github.com/jackc/pgx/v5/pgxpool"] || imports["github.com/jackc/pgx/v5"]
+	}
+	return true
+}
+
+// skipDir reports directories detection never looks into.
+func skipDir(name string) bool {
+	return name == "vendor" || name == "testdata" || name == "node_modules" || (strings.HasPrefix(name, ".") && name != ".")
+}
+
+// walkModule calls fn for each regular file of the module rooted at root,
+// skipping vendor, testdata, hidden directories and nested modules.
+func walkModule(root string, fn func(path string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			if p != root {
+				if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		return fn(p, d)
+	})
+}
+
+// scanImports returns the import paths of the module's Go files.
+func scanImports(root string) (map[string]bool, error) {
+	imports := map[string]bool{}
+	fset := token.NewFileSet()
+	err := walkModule(root, func(p string, d fs.DirEntry) error {
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return nil // a file that does not parse says nothing about settings
+		}
+		for _, im := range f.Imports {
+			if v, err := strconv.Unquote(im.Path.Value); err == nil {
+				imports[v] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scan imports: %w", err)
+	}
+	return imports, nil
+}
+
+var jetStreamCall = regexp.MustCompile(`\.JetStream\(`)
+
+// usesJetStreamContext finds the legacy nats.JetStreamContext API.
+func usesJetStreamContext(root string) bool {
+	found := false
+	_ = walkModule(root, func(p string, d fs.DirEntry) error {
+		if found || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err == nil && jetStreamCall.Match(b) {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+var (
+	atlasDirURL = regexp.MustCompile(`url\s*=\s*"file://([^"?]+)`)
+	sqlcSchema  = regexp.MustCompile(`(?m)"?schema"?\s*:\s*\[?\s*"?([^"\],\n]+)`)
+	versioned   = regexp.MustCompile(`^(\d+)_.*\.sql$`)
+)
+
+// migrationsDir picks the project's migrations directory (slash, relative
+// to root): atlas.hcl's dir, else sqlc's schema dir, else the directory with
+// the most versioned .sql files, else "migrations".
+func migrationsDir(root string) (dir, source string) {
+	if b, err := os.ReadFile(filepath.Join(root, "atlas.hcl")); err == nil {
+		if m := atlasDirURL.FindSubmatch(b); m != nil {
+			return cleanRel(string(m[1])), "atlas.hcl migration dir"
+		}
+	}
+	for _, name := range []string{"sqlc.yaml", "sqlc.yml", "sqlc.json"} {
+		if b, err := os.ReadFile(filepath.Join(root, name)); err == nil {
+			if m := sqlcSchema.FindSubmatch(b); m != nil {
+				d := cleanRel(strings.TrimSpace(string(m[1])))
+				if strings.HasSuffix(d, ".sql") {
+					d = cleanRel(filepath.ToSlash(filepath.Dir(d)))
+				}
+				return d, name + " schema"
+			}
+		}
+	}
+	counts := map[string]int{}
+	_ = walkModule(root, func(p string, d fs.DirEntry) error {
+		if versioned.MatchString(d.Name()) {
+			rel, _ := filepath.Rel(root, filepath.Dir(p))
+			counts[filepath.ToSlash(rel)]++
+		}
+		return nil
+	})
+	best := ""
+	for d, n := range counts {
+		if best == "" || n > counts[best] || (n == counts[best] && d < best) {
+			best = d
+		}
+	}
+	if best != "" {
+		return best, fmt.Sprintf("%d versioned .sql files there", counts[best])
+	}
+	return "migrations", "default (no migrations found)"
+}
+
+func cleanRel(p string) string {
+	p = strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "./")
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// migrationFormat reads the migration directory's files: atlas.sum means
+// atlas, a goose annotation goose, .up.sql/.down.sql pairs golang-migrate.
+// Empty when the files say nothing.
+func migrationFormat(root, dir string) (format, source string) {
+	abs := filepath.Join(root, filepath.FromSlash(dir))
+	if _, err := os.Stat(filepath.Join(root, "atlas.hcl")); err == nil {
+		return "atlas", "atlas.hcl"
+	}
+	if _, err := os.Stat(filepath.Join(abs, "atlas.sum")); err == nil {
+		return "atlas", dir + "/atlas.sum"
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return "", ""
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".sql") {
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join(abs, n)); err == nil && strings.Contains(string(b), "-- +goose Up") {
+			return "goose", "goose annotations in " + dir + "/" + n
+		}
+	}
+	for _, n := range names {
+		if strings.HasSuffix(n, ".up.sql") && contains(names, strings.TrimSuffix(n, ".up.sql")+".down.sql") {
+			return "migrate", ".up.sql/.down.sql pairs in " + dir
+		}
+	}
+	return "", ""
+}
