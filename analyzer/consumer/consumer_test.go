@@ -1,0 +1,50 @@
+package consumer_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/outboxify/outboxify/analyzer/consumer"
+)
+
+func TestAnalyzer(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), consumer.Analyzer,
+		"kafkago", "saramacg", "franz", "natscore", "jetstreamc", "amqpc", "sqsc", "pubsubc", "external")
+}
+
+// TestInventory checks the consumers the analyzer lists for the report:
+// guards and keyed external calls, not only the findings.
+func TestInventory(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), consumer.Analyzer, "natscore", "external")
+	got := map[string][]string{}
+	for _, r := range results {
+		res := r.Result.(*consumer.Result)
+		for _, c := range res.Consumers {
+			s := string(c.Guard)
+			for _, e := range c.External {
+				s += fmt.Sprintf(" %s keyed=%v", e.Call.Name, e.Keyed)
+			}
+			got[r.Pass.Pkg.Path()] = append(got[r.Pass.Pkg.Path()], fmt.Sprintf("%d:%s", c.Call.Position.Line, s))
+		}
+	}
+	want := map[string][]string{
+		"natscore": {"26:none", "29:none", "30:idempotent", "31:no-writes", "34:inbox", "43:idempotent"},
+		"external": {
+			"35:no-writes (*external.PaymentClient).Charge keyed=false",
+			"38:no-writes (*external.PaymentClient).Charge keyed=true",
+			"42:no-writes net/http.Post keyed=false",
+			"46:no-writes",
+			"52:no-writes (*net/http.Client).Do keyed=true",
+			"62:no-writes github.com/stripe/stripe-go/v76/charge.New keyed=false",
+			"65:no-writes github.com/stripe/stripe-go/v76/charge.New keyed=true",
+		},
+	}
+	for pkg, w := range want {
+		if !slices.Equal(got[pkg], w) {
+			t.Errorf("%s consumers:\n got %q\nwant %q", pkg, got[pkg], w)
+		}
+	}
+}

@@ -1,0 +1,18 @@
+// Package amqp091 is a stub of github.com/rabbitmq/amqp091-go for fixtures.
+package amqp091
+
+type Table map[string]interface{}
+
+type Delivery struct {
+	MessageId string
+	Headers   Table
+	Body      []byte
+}
+
+func (d Delivery) Ack(multiple bool) error { return nil }
+
+type Channel struct{}
+
+func (ch *Channel) Consume(queue, consumer string, autoAck, exclusive, noLocal, noWait bool, args Table) (<-chan Delivery, error) {
+	return nil, nil
+}

@@ -1,0 +1,46 @@
+package saramacg
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/inbox"
+	"github.com/IBM/sarama"
+)
+
+type badHandler struct{ db *sql.DB }
+
+func (badHandler) Setup(sarama.ConsumerGroupSession) error   { return nil }
+func (badHandler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
+func (h badHandler) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
+	for m := range c.Messages() {
+		if _, err := h.db.Exec("UPDATE stock SET qty = qty - 1 WHERE sku = $1", string(m.Key)); err != nil {
+			return err
+		}
+		s.MarkMessage(m, "")
+	}
+	return nil
+}
+
+type goodHandler struct{ db *sql.DB }
+
+func (goodHandler) Setup(sarama.ConsumerGroupSession) error   { return nil }
+func (goodHandler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
+func (h *goodHandler) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
+	for m := range c.Messages() {
+		err := inbox.Process(s.Context(), h.db, "stock", string(m.Headers[0].Value), func(tx *sql.Tx) error {
+			_, err := tx.Exec("UPDATE stock SET qty = qty - 1 WHERE sku = $1", string(m.Key))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		s.MarkMessage(m, "")
+	}
+	return nil
+}
+
+func run(ctx context.Context, g sarama.ConsumerGroup, db *sql.DB) {
+	_ = g.Consume(ctx, []string{"orders"}, badHandler{db: db}) // want `consumer handler \(saramacg.badHandler.ConsumeClaim\) writes to the database`
+	_ = g.Consume(ctx, []string{"orders"}, &goodHandler{db: db})
+}
