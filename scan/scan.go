@@ -43,6 +43,7 @@ type Program struct {
 
 // LoadError reports packages that could not be loaded or type-checked.
 type LoadError struct {
+	Dir    string // positions under Dir print relative to it
 	Errors []packages.Error
 }
 
@@ -51,6 +52,9 @@ func (e *LoadError) Error() string {
 	fmt.Fprintf(&b, "%d package error(s), cannot scan:", len(e.Errors))
 	for _, err := range e.Errors {
 		b.WriteString("\n\t")
+		if e.Dir != "" && strings.HasPrefix(err.Pos, e.Dir+string(filepath.Separator)) {
+			err.Pos = RelPath(e.Dir, err.Pos)
+		}
 		b.WriteString(err.Error())
 	}
 	return b.String()
@@ -77,13 +81,6 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	a := opts.Analyzer
-	if a == nil {
-		a = defaultAnalyzer()
-	}
-	if a == nil {
-		return nil, errors.New("scan: no analyzer")
-	}
 	env := opts.Env
 	if env == nil {
 		env = os.Environ()
@@ -101,10 +98,17 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		return nil, fmt.Errorf("scan: loading %s: %w", strings.Join(patterns, " "), err)
 	}
 	if errs := packageErrors(pkgs); len(errs) > 0 {
-		return nil, &LoadError{Errors: errs}
+		return nil, &LoadError{Dir: abs, Errors: errs}
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), abs)
+	}
+	a := opts.Analyzer
+	if a == nil {
+		a = defaultAnalyzer()
+	}
+	if a == nil {
+		return nil, errors.New("scan: no analyzer")
 	}
 	findings, err := analyze(a, pkgs)
 	if err != nil {
