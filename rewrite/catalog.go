@@ -1,0 +1,140 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// publisher tells how one publish API's arguments map onto an outbox row.
+type publisher struct {
+	// messages extracts the outbox rows the call would have published; a
+	// non-empty reason means it cannot be done without guessing.
+	messages func(x *extractor, call *ast.CallExpr) ([]message, string)
+	// chain lists result methods that may be called on the publish's result
+	// to get its error (franz-go FirstErr, pubsub Get, go-redis Err); the
+	// whole chain is the publish then.
+	chain []string
+}
+
+// publishers is keyed by the publish API's full name ((*types.Func).FullName).
+// Each row maps topic/subject/exchange+routing key to AggregateType, the
+// message key to AggregateID and the marshalled value to Payload; headers
+// go to Headers, a type header to EventType.
+var publishers = map[string]publisher{
+	"(*github.com/segmentio/kafka-go.Writer).WriteMessages": {messages: kafkaGo},
+
+	"(github.com/IBM/sarama.SyncProducer).SendMessage":     {messages: sarama},
+	"(github.com/Shopify/sarama.SyncProducer).SendMessage": {messages: sarama},
+
+	"(*github.com/twmb/franz-go/pkg/kgo.Client).ProduceSync": {messages: franz, chain: []string{"FirstErr"}},
+
+	"(*github.com/nats-io/nats.go.Conn).Publish":                  {messages: natsSubjectData(0)},
+	"(github.com/nats-io/nats.go.JetStreamContext).Publish":       {messages: natsSubjectData(0)},
+	"(github.com/nats-io/nats.go.JetStream).Publish":              {messages: natsSubjectData(0)},
+	"(github.com/nats-io/nats.go/jetstream.JetStream).Publish":    {messages: natsSubjectData(1)},
+	"(github.com/nats-io/nats.go/jetstream.Publisher).Publish":    {messages: natsSubjectData(1)},
+	"(*github.com/nats-io/nats.go.Conn).PublishMsg":               {messages: natsMsg(0)},
+	"(github.com/nats-io/nats.go.JetStreamContext).PublishMsg":    {messages: natsMsg(0)},
+	"(github.com/nats-io/nats.go/jetstream.JetStream).PublishMsg": {messages: natsMsg(1)},
+	"(github.com/nats-io/nats.go/jetstream.Publisher).PublishMsg": {messages: natsMsg(1)},
+
+	"(*github.com/rabbitmq/amqp091-go.Channel).PublishWithContext": {messages: amqpPublish(1)},
+	"(*github.com/rabbitmq/amqp091-go.Channel).Publish":            {messages: amqpPublish(0)},
+	"(*github.com/streadway/amqp.Channel).Publish":                 {messages: amqpPublish(0)},
+
+	"(*github.com/aws/aws-sdk-go-v2/service/sns.Client).Publish":     {messages: snsPublish},
+	"(*github.com/aws/aws-sdk-go-v2/service/sqs.Client).SendMessage": {messages: sqsSend},
+
+	"(*cloud.google.com/go/pubsub.Topic).Publish":        {messages: pubsubPublish("Topic"), chain: []string{"Get"}},
+	"(*cloud.google.com/go/pubsub/v2.Publisher).Publish": {messages: pubsubPublish("Publisher"), chain: []string{"Get"}},
+
+	"(github.com/redis/go-redis/v9.cmdable).Publish": {messages: redisPublish, chain: []string{"Err", "Result"}},
+	"(github.com/go-redis/redis/v8.cmdable).Publish": {messages: redisPublish, chain: []string{"Err", "Result"}},
+	"(github.com/redis/go-redis/v9.cmdable).XAdd":    {messages: redisXAdd, chain: []string{"Err", "Result"}},
+	"(github.com/go-redis/redis/v8.cmdable).XAdd":    {messages: redisXAdd, chain: []string{"Err", "Result"}},
+}
+
+// txClient is one database client's transaction idiom.
+type txClient struct {
+	name string
+	// handles are the types (types.TypeString) a transaction is opened on.
+	handles []string
+	// txTypes are the types of its transaction handle.
+	txTypes []string
+	// writes are the handle methods that write and exist on the transaction
+	// with the same signature, so moving them is a receiver swap.
+	writes map[string]bool
+	// queries are read methods that write when their SQL is DML.
+	queries map[string]bool
+	// begin is the method opening a transaction and whether it takes ctx
+	// (and, for database/sql, nil options).
+	begin       string
+	beginCtx    bool
+	beginOpts   bool
+	rollbackCtx bool // Rollback/Commit take ctx (pgx)
+}
+
+var txClients = []*txClient{
+	{
+		name:      "database/sql",
+		handles:   []string{"*database/sql.DB", "*database/sql.Conn"},
+		txTypes:   []string{"*database/sql.Tx"},
+		writes:    set("Exec", "ExecContext"),
+		queries:   set("Query", "QueryContext", "QueryRow", "QueryRowContext"),
+		begin:     "BeginTx",
+		beginCtx:  true,
+		beginOpts: true,
+	},
+	{
+		name:        "pgx",
+		handles:     []string{"*github.com/jackc/pgx/v5/pgxpool.Pool", "*github.com/jackc/pgx/v5.Conn", "*github.com/jackc/pgx/v4/pgxpool.Pool", "*github.com/jackc/pgx/v4.Conn"},
+		txTypes:     []string{"github.com/jackc/pgx/v5.Tx", "github.com/jackc/pgx/v4.Tx"},
+		writes:      set("Exec", "SendBatch", "CopyFrom"),
+		queries:     set("Query", "QueryRow"),
+		begin:       "Begin",
+		beginCtx:    true,
+		rollbackCtx: true,
+	},
+	{
+		name:    "sqlx",
+		handles: []string{"*github.com/jmoiron/sqlx.DB"},
+		txTypes: []string{"*github.com/jmoiron/sqlx.Tx"},
+		writes:  set("Exec", "ExecContext", "NamedExec", "NamedExecContext", "MustExec", "MustExecContext"),
+		queries: set("Query", "QueryContext", "QueryRow", "QueryRowContext", "QueryRowx", "QueryRowxContext", "Queryx", "QueryxContext", "Get", "GetContext", "Select", "SelectContext"),
+		begin:   "Beginx",
+	},
+	{
+		name:    "gorm",
+		handles: []string{"*gorm.io/gorm.DB"},
+		txTypes: []string{"*gorm.io/gorm.DB"},
+		writes:  set("Create", "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete", "Exec", "FirstOrCreate"),
+		begin:   "Transaction",
+	},
+}
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// typeHeaders are header names whose value is the event type.
+var typeHeaders = set("type", "event-type", "event_type", "eventtype", "ce_type", "ce-type", "message-type", "x-event-type")
+
+// marshalFuncs produce a payload from a Go value; the value's type names the event.
+var marshalFuncs = set("encoding/json.Marshal", "encoding/json.MarshalIndent",
+	"google.golang.org/protobuf/proto.Marshal", "github.com/golang/protobuf/proto.Marshal",
+	"encoding/xml.Marshal", "github.com/vmihailenco/msgpack/v5.Marshal")
+
+// servingPackages are packages whose calls may sit next to a publish in a
+// goroutine, defer or retry loop without making it do more than publish.
+var servingPackages = set("log", "log/slog", "fmt", "time", "errors", "go.uber.org/zap", "github.com/sirupsen/logrus", "github.com/rs/zerolog")
+
+// dbPackages are the packages whose calls make a statement a database access
+// (used to refuse moving a payload computed after Commit: it would be a re-read).
+var dbPackages = set("database/sql", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool",
+	"github.com/jackc/pgx/v4", "github.com/jackc/pgx/v4/pgxpool", "github.com/jmoiron/sqlx", "gorm.io/gorm")
+
+var _ = token.ILLEGAL

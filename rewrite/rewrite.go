@@ -1,0 +1,365 @@
+package rewrite
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/dave/dst"
+	"github.com/dave/dst/decorator"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/outboxify/outboxify/analyzer/dualwrite"
+)
+
+// Options configures Fix.
+type Options struct {
+	// OutboxPkg is the import path of the outbox writer package
+	// (outbox.Insert / outbox.Message).
+	OutboxPkg string
+
+	outboxTypes *types.Package // found among the loaded packages
+}
+
+// Position is a place in a source file (absolute path in Result; the CLI
+// makes it module-relative).
+type Position struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// Strategy names, as reported.
+const (
+	StrategyInTx   = "in-transaction"   // insert on the existing transaction
+	StrategyOpenTx = "open-transaction" // transaction opened around the writes
+)
+
+// Replacement is one publish turned into an outbox insert.
+type Replacement struct {
+	Rule     string   `json:"rule"`
+	Call     string   `json:"call"`
+	Strategy string   `json:"strategy"`
+	Before   Position `json:"before"`
+	After    Position `json:"after"`
+}
+
+// Manual is a finding left for a person, with why and what to do.
+type Manual struct {
+	Rule   string `json:"rule"`
+	Call   string `json:"call,omitempty"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+	Advice string `json:"advice"`
+}
+
+// FileEdit is one rewritten file, as data.
+type FileEdit struct {
+	Path     string // absolute
+	PkgPath  string
+	Before   []byte
+	After    []byte
+	Replaced []Replacement
+}
+
+// Result is what Fix did.
+type Result struct {
+	Files  []*FileEdit
+	Manual []Manual
+}
+
+// Replaced lists every replacement across files, in file order.
+func (r *Result) Replaced() []Replacement {
+	var out []Replacement
+	for _, f := range r.Files {
+		out = append(out, f.Replaced...)
+	}
+	return out
+}
+
+// Drop leaves f untouched: its replacements become manual findings with reason.
+func (r *Result) Drop(f *FileEdit, reason string) {
+	for i, g := range r.Files {
+		if g != f {
+			continue
+		}
+		r.Files = append(r.Files[:i:i], r.Files[i+1:]...)
+		for _, rp := range f.Replaced {
+			r.Manual = append(r.Manual, Manual{
+				Rule: rp.Rule, Call: rp.Call, File: rp.Before.File, Line: rp.Before.Line,
+				Reason: reason,
+				Advice: "fix the file by hand or correct the cause and run outboxify fix again",
+			})
+		}
+		return
+	}
+}
+
+func (r *Result) manual(f dualwrite.Finding, reason, advice string) {
+	if advice == "" {
+		advice = adviceFor(f)
+	}
+	r.Manual = append(r.Manual, Manual{
+		Rule: f.Rule, Call: f.Publish.Name,
+		File: f.Publish.Position.Filename, Line: f.Publish.Position.Line,
+		Reason: reason, Advice: advice,
+	})
+}
+
+// adviceFor is the default "what to do by hand" for a finding.
+func adviceFor(f dualwrite.Finding) string {
+	if f.Advice != "" {
+		return f.Advice
+	}
+	return "insert the event with outbox.Insert(ctx, tx, outbox.Message{...}) on the transaction that does the write, before Commit, and drop the publish (the relay publishes it)"
+}
+
+// storeAdvice is the pattern that fits a store of record other than SQL.
+var storeAdvice = map[string]string{
+	"dynamodb":  "put an outbox item in the same TransactWriteItems call as the business item (a relay or DynamoDB Streams publishes it), or publish from DynamoDB Streams",
+	"mongodb":   "insert an outbox document in the same MongoDB transaction (session.WithTransaction), or publish from a change stream",
+	"cassandra": "Cassandra has no multi-table transaction: write the event to an outbox table in the same LOGGED BATCH, or use CDC",
+	"firestore": "write an outbox document in the same RunTransaction, and publish it from a trigger or relay",
+}
+
+// located is a finding whose publish call was found in the loaded syntax.
+type located struct {
+	f    dualwrite.Finding
+	pkg  *packages.Package
+	file *ast.File
+	call *ast.CallExpr
+	name string // publish API full name
+	pos  token.Pos
+}
+
+// Fix rewrites the findings' dual writes in pkgs (loaded with syntax and
+// types) and returns the edited files as data; it writes nothing.
+func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (*Result, error) {
+	if opts.OutboxPkg == "" {
+		return nil, fmt.Errorf("rewrite: no outbox package import path")
+	}
+	res := &Result{}
+	opts.outboxTypes = findTypes(pkgs, opts.OutboxPkg)
+	files := map[string]struct {
+		pkg  *packages.Package
+		file *ast.File
+	}{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, f := range p.Syntax {
+			name := p.Fset.File(f.FileStart).Name()
+			if _, ok := files[name]; !ok {
+				files[name] = struct {
+					pkg  *packages.Package
+					file *ast.File
+				}{p, f}
+			}
+		}
+	})
+	byFile := map[*ast.File][]*located{}
+	var order []*ast.File
+	seen := map[token.Pos]bool{}
+	for _, f := range findings {
+		switch {
+		case f.Rule == dualwrite.RuleUnusedSuppress:
+			continue
+		case f.Rule == dualwrite.RuleConsumerInbox || f.Rule == dualwrite.RuleExternalNoKey:
+			res.manual(f, "a consumer without an inbox is not rewritten in this version",
+				"run the handler's writes and an inbox insert (generated inbox package) in one transaction, and ack after commit")
+			continue
+		case f.Rule == dualwrite.RuleOutboxOther:
+			res.manual(f, "the outbox row is written on another handle than the business write",
+				"pass the business transaction to outbox.Insert instead of a new session or connection")
+			continue
+		case f.Store != "" && f.Store != "sql":
+			res.manual(f, "the store of record is "+f.Store+", not SQL: there is no SQL transaction to put the outbox row in", storeAdvice[f.Store])
+			continue
+		case len(f.Publish.Via) > 0:
+			res.manual(f, "the publish goes through "+shortName(f.Publish.Via[len(f.Publish.Via)-1])+", not a broker client in this function",
+				"give that publisher an outbox-backed implementation that calls outbox.Insert on the caller's transaction, or insert the outbox row here by hand")
+			continue
+		}
+		entry, ok := files[f.Publish.Position.Filename]
+		if !ok {
+			res.manual(f, "the file is not among the loaded packages", "")
+			continue
+		}
+		if ast.IsGenerated(entry.file) {
+			res.manual(f, "generated file (Code generated ... DO NOT EDIT): not edited", "fix the generator or its input")
+			continue
+		}
+		tf := entry.pkg.Fset.File(entry.file.FileStart)
+		if f.Publish.Position.Line < 1 || f.Publish.Position.Line > tf.LineCount() {
+			res.manual(f, "the finding's position is outside the file", "")
+			continue
+		}
+		pos := tf.LineStart(f.Publish.Position.Line) + token.Pos(max(f.Publish.Position.Column-1, 0))
+		call, name := publishCallAt(entry.pkg.TypesInfo, entry.file, pos, f.Publish.Name)
+		if call == nil {
+			res.manual(f, "no publish call found at the finding's position", "")
+			continue
+		}
+		if seen[call.Pos()] {
+			continue // several rules on one publish: rewrite it once
+		}
+		seen[call.Pos()] = true
+		if _, ok := byFile[entry.file]; !ok {
+			order = append(order, entry.file)
+		}
+		byFile[entry.file] = append(byFile[entry.file], &located{f: f, pkg: entry.pkg, file: entry.file, call: call, name: name, pos: pos})
+	}
+	for _, file := range order {
+		locs := byFile[file]
+		sort.Slice(locs, func(i, j int) bool { return locs[i].call.Pos() < locs[j].call.Pos() })
+		if err := fixFile(res, locs, opts); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// shortName drops the import path's directories from a full name:
+// "(*example.com/app/events.Bus).Emit" -> "(*events.Bus).Emit".
+func shortName(full string) string {
+	i := strings.LastIndex(full, "/")
+	if i < 0 {
+		return full
+	}
+	j := strings.LastIndexAny(full[:i], "(*")
+	return full[:j+1] + full[i+1:]
+}
+
+// findTypes returns the package with path among pkgs or anything they import.
+func findTypes(pkgs []*packages.Package, path string) *types.Package {
+	var out *types.Package
+	seen := map[*types.Package]bool{}
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		if p == nil || seen[p] || out != nil {
+			return
+		}
+		seen[p] = true
+		if p.Path() == path {
+			out = p
+			return
+		}
+		for _, ip := range p.Imports() {
+			walk(ip)
+		}
+	}
+	for _, p := range pkgs {
+		walk(p.Types)
+	}
+	return out
+}
+
+// publishCallAt returns the innermost call at pos whose callee is a publish
+// API (name, when given, must match).
+func publishCallAt(info *types.Info, file *ast.File, pos token.Pos, name string) (*ast.CallExpr, string) {
+	var best *ast.CallExpr
+	var bestName string
+	ast.Inspect(file, func(n ast.Node) bool {
+		if n == nil || n.Pos() > pos || n.End() <= pos {
+			return n == nil || (n.Pos() <= pos && pos < n.End())
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, ok := typeutil.Callee(info, call).(*types.Func)
+		if !ok {
+			return true
+		}
+		full := fn.FullName()
+		if full == name || (name == "" && publishers[full].messages != nil) {
+			best, bestName = call, full
+		} else if _, known := publishers[full]; known && best == nil {
+			best, bestName = call, full
+		}
+		return true
+	})
+	return best, bestName
+}
+
+// fixFile plans and applies the findings of one file and restores it.
+func fixFile(res *Result, locs []*located, opts Options) error {
+	pkg, file := locs[0].pkg, locs[0].file
+	dec := decorator.NewDecoratorFromPackage(pkg)
+	df, err := dec.DecorateFile(file)
+	if err != nil {
+		return fmt.Errorf("decorate %s: %w", pkg.Fset.File(file.FileStart).Name(), err)
+	}
+	fr := newFileRewriter(pkg, file, dec, df, opts)
+	type done struct {
+		loc   *located
+		calls []*dst.CallExpr
+		strat string
+	}
+	var applied []done
+	for _, l := range locs {
+		p, why, advice := fr.plan(l)
+		if why != "" {
+			res.manual(l.f, why, advice)
+			continue
+		}
+		p.apply()
+		applied = append(applied, done{l, p.inserts, p.strategy})
+	}
+	if len(applied) == 0 {
+		return nil
+	}
+	name := pkg.Fset.File(file.FileStart).Name()
+	before, err := os.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	restorer := decorator.NewRestorerWithImports(pkg.PkgPath, fr.resolver())
+	rf := restorer.FileRestorer()
+	if fr.outboxAlias != "" {
+		rf.Alias[opts.OutboxPkg] = fr.outboxAlias
+	}
+	af, err := rf.RestoreFile(df)
+	if err != nil {
+		return fmt.Errorf("restore %s: %w", name, err)
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, restorer.Fset, af); err != nil {
+		return fmt.Errorf("print %s: %w", name, err)
+	}
+	after, err := format.Source(buf.Bytes())
+	if err != nil {
+		return fmt.Errorf("gofmt %s: %w", name, err)
+	}
+	edit := &FileEdit{Path: name, PkgPath: pkg.PkgPath, Before: before, After: after}
+	for _, d := range applied {
+		line := 0
+		if len(d.calls) > 0 {
+			if n, ok := rf.Ast.Nodes[d.calls[0]]; ok {
+				line = restorer.Fset.Position(n.Pos()).Line
+			}
+		}
+		edit.Replaced = append(edit.Replaced, Replacement{
+			Rule: d.loc.f.Rule, Call: d.loc.name, Strategy: d.strat,
+			Before: Position{File: name, Line: pkg.Fset.Position(d.loc.call.Pos()).Line},
+			After:  Position{File: name, Line: line},
+		})
+	}
+	res.Files = append(res.Files, edit)
+	return nil
+}
+
+// DisplayPath returns path relative to root with slashes (path itself when
+// it is outside root).
+func DisplayPath(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}

@@ -1,0 +1,107 @@
+package rewrite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Rewritable reports whether rewrite has a message mapping for the publish
+// API with this full name.
+func Rewritable(fullName string) bool { return publishers[fullName].messages != nil }
+
+// Verify type-checks the edited packages again, with the edited files laid
+// over the files on disk (extra adds files that do not exist yet, such as a
+// generated outbox package). A file whose edit does not compile is dropped
+// from res, so it stays untouched and its findings become manual.
+// base supplies Dir and Env; Verify sets the mode and overlay.
+func Verify(res *Result, base packages.Config, extra map[string][]byte) error {
+	for round := 0; round < 8 && len(res.Files) > 0; round++ {
+		cfg := base
+		cfg.Mode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
+		cfg.Tests = false
+		cfg.Overlay = map[string][]byte{}
+		for p, b := range extra {
+			cfg.Overlay[p] = b
+		}
+		seen := map[string]bool{}
+		var patterns []string
+		for _, f := range res.Files {
+			cfg.Overlay[f.Path] = f.After
+			if !seen[f.PkgPath] {
+				seen[f.PkgPath] = true
+				patterns = append(patterns, f.PkgPath)
+			}
+		}
+		pkgs, err := packages.Load(&cfg, patterns...)
+		if err != nil {
+			return fmt.Errorf("type-check rewritten packages: %w", err)
+		}
+		dropped := false
+		for _, p := range pkgs {
+			if len(p.Errors) == 0 {
+				continue
+			}
+			blamed := map[*FileEdit]string{}
+			for _, e := range p.Errors {
+				file := errorFile(e.Pos)
+				hit := false
+				for _, f := range res.Files {
+					if file != "" && sameFile(file, f.Path) {
+						if _, ok := blamed[f]; !ok {
+							blamed[f] = e.Msg
+						}
+						hit = true
+					}
+				}
+				if !hit {
+					// Not in an edited file (e.g. a name an edit removed):
+					// blame every edited file of the package.
+					for _, f := range res.Files {
+						if f.PkgPath == p.PkgPath {
+							if _, ok := blamed[f]; !ok {
+								blamed[f] = e.Error()
+							}
+						}
+					}
+				}
+			}
+			for f, msg := range blamed {
+				res.Drop(f, "the rewritten file would not compile ("+msg+"); left unchanged")
+				dropped = true
+			}
+		}
+		if !dropped {
+			return nil
+		}
+	}
+	return nil
+}
+
+// errorFile extracts the file name from a "file:line:col" position.
+func errorFile(pos string) string {
+	parts := strings.Split(pos, ":")
+	for len(parts) > 1 {
+		if _, err := strconv.Atoi(parts[len(parts)-1]); err != nil {
+			break
+		}
+		parts = parts[:len(parts)-1]
+	}
+	return strings.Join(parts, ":")
+}
+
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	if err1 == nil && err2 == nil {
+		return os.SameFile(ia, ib)
+	}
+	return filepath.Clean(a) == filepath.Clean(b)
+}
