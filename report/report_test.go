@@ -42,18 +42,31 @@ func extract(t *testing.T, name string) (dir string, want string) {
 	return dir, want
 }
 
+// reports caches one Build per fixture: loading packages is the slow part.
+var reports = map[string]*Report{}
+
+func build(t *testing.T, name string) (*Report, string) {
+	t.Helper()
+	goOffline(t)
+	dir, want := extract(t, name)
+	if r, ok := reports[name]; ok {
+		return r, want
+	}
+	r, err := Build(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports[name] = r
+	return r, want
+}
+
 // TestGolden builds the report of each fixture module and compares the
 // contract lines its want.md lists (a fixture leaves out the dual-write
 // line when it is not what it tests).
 func TestGolden(t *testing.T) {
-	goOffline(t)
 	for _, name := range []string{"polling.txtar", "debezium.txtar", "bare.txtar"} {
 		t.Run(strings.TrimSuffix(name, ".txtar"), func(t *testing.T) {
-			dir, want := extract(t, name)
-			r, err := Build(dir, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, want := build(t, name)
 			got := map[string]string{}
 			for _, line := range strings.Split(strings.TrimSpace(r.Markdown()), "\n") {
 				label, _, _ := strings.Cut(line, ":**")
@@ -79,12 +92,7 @@ func TestGolden(t *testing.T) {
 // TestPollingComplete: after fix + generate every field is found and no
 // dual write remains; the JSON carries the figures behind the lines.
 func TestPollingComplete(t *testing.T) {
-	goOffline(t)
-	dir, _ := extract(t, "polling.txtar")
-	r, err := Build(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := build(t, "polling.txtar")
 	if !r.DualWrites.Scanned {
 		t.Log("no dual-write analyzer in this build: remaining dual writes not checked")
 	} else if !r.Complete || r.DualWritesRemaining {
@@ -108,5 +116,34 @@ func TestPollingComplete(t *testing.T) {
 	var back Report
 	if err := json.Unmarshal(b, &back); err != nil || back.Outbox.Migration != r.Outbox.Migration {
 		t.Errorf("JSON does not round-trip (%v): %s", err, b)
+	}
+}
+
+// TestJSONSchema: every fixture's JSON matches schema.json, and the schema
+// rejects a report with a field missing or of the wrong type.
+func TestJSONSchema(t *testing.T) {
+	for _, name := range []string{"polling.txtar", "debezium.txtar", "bare.txtar"} {
+		r, _ := build(t, name)
+		b, err := r.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(b); err != nil {
+			t.Errorf("%s: %v\n%s", name, err, b)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		delete(doc["relay"].(map[string]any), "mode")
+		broken, _ := json.Marshal(doc)
+		if Validate(broken) == nil {
+			t.Errorf("%s: schema accepted a relay without mode", name)
+		}
+		doc["outbox"].(map[string]any)["transactions"] = "two"
+		broken, _ = json.Marshal(doc)
+		if Validate(broken) == nil {
+			t.Errorf("%s: schema accepted transactions as a string", name)
+		}
 	}
 }
