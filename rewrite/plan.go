@@ -3,6 +3,7 @@ package rewrite
 import (
 	"go/ast"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"github.com/dave/dst"
@@ -455,4 +456,4 @@ func (fr *fileRewriter) freshName(fn ast.Node, names ...string) string {
 	return ""
 }
 
-func fnKey(fn ast.Node) string { return string(rune(fn.Pos())) }
+func fnKey(fn ast.Node) string { return strconv.Itoa(int(fn.Pos())) + ":" }

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dave/dst"
@@ -125,7 +126,7 @@ func (fr *fileRewriter) analyzeUnit(l *located) (*unit, string) {
 			if why := fr.resultUse(u, as); why != "" {
 				return nil, why
 			}
-			if u.errObj == nil || !fr.isErrCheck(s.Cond, u.errObj) {
+			if u.errObj == nil || !(fr.isErrCheck(s.Cond, u.errObj) || (fr.isErrTest(s.Cond, u.errObj, token.EQL) && fr.servingNode(s.Body))) {
 				return nil, "the publish's result is tested for something other than its error"
 			}
 		} else if b, ok := s.Cond.(*ast.BinaryExpr); !ok || b.X != u.expr || b.Op != token.NEQ {
@@ -267,8 +268,13 @@ func (fr *fileRewriter) nextStmt(s ast.Stmt) ast.Stmt {
 }
 
 func (fr *fileRewriter) isErrCheck(cond ast.Expr, errObj types.Object) bool {
+	return fr.isErrTest(cond, errObj, token.NEQ)
+}
+
+// isErrTest reports whether cond is `err <op> nil` on errObj.
+func (fr *fileRewriter) isErrTest(cond ast.Expr, errObj types.Object, op token.Token) bool {
 	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op != token.NEQ {
+	if !ok || b.Op != op {
 		return false
 	}
 	id, ok := b.X.(*ast.Ident)
@@ -933,6 +939,37 @@ func (fr *fileRewriter) planOpen(u *unit, writeCall *ast.CallExpr) (*plan, strin
 			return nil, "a successful return between the writes and the publish would skip the new transaction's commit", ""
 		}
 	}
+	// Every moved write's error must stop the transaction before the
+	// outbox row is inserted; add the missing checks, refuse ignored errors.
+	var needCheck []ast.Stmt
+	for _, w := range writes {
+		st := fr.enclosingStmt(w.call)
+		switch st := st.(type) {
+		case *ast.IfStmt:
+			if as, ok := st.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == w.call {
+				continue // if _, err := db.Exec(...); err != nil {...}
+			}
+		case *ast.AssignStmt:
+			if len(st.Rhs) != 1 || ast.Unparen(st.Rhs[0]) != w.call {
+				break
+			}
+			errID, ok := st.Lhs[len(st.Lhs)-1].(*ast.Ident)
+			if !ok || errID.Name == "_" || !isErrorType(fr.info.TypeOf(errID)) {
+				break
+			}
+			if next := fr.nextStmt(st); next != nil && fr.checksDefinedBy(next, st) {
+				continue
+			}
+			if errID.Name != "err" {
+				break
+			}
+			needCheck = append(needCheck, st)
+			continue
+		}
+		{
+			return nil, "the error of the write at line " + strconvItoa(fr.pkg.Fset.Position(w.call.Pos()).Line) + " is not checked, so the outbox row could commit without it", ""
+		}
+	}
 	txName := fr.freshName(u.fn, "tx", "dbTx", "outboxTx")
 	if txName == "" {
 		return nil, "no free name for the transaction variable", ""
@@ -987,7 +1024,7 @@ func (fr *fileRewriter) planOpen(u *unit, writeCall *ast.CallExpr) (*plan, strin
 		newNames := 0
 		onlyErr := true
 		for _, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); ok && fr.info.Defs[id] != nil {
+			if id, ok := l.(*ast.Ident); ok && id.Name != "_" && fr.info.Defs[id] != nil {
 				newNames++
 				onlyErr = onlyErr && id.Name == "err"
 			}
@@ -1021,6 +1058,7 @@ func (fr *fileRewriter) planOpen(u *unit, writeCall *ast.CallExpr) (*plan, strin
 	extras := fr.dstStmts(u.extras)
 	removable := fr.removableOutside(u)
 	topIsEnd := list[end] == u.top
+	dNeedCheck := fr.dstStmts(needCheck)
 	return &plan{strategy: StrategyOpenTx, inserts: calls, apply: func() {
 		for _, s := range dSels {
 			s.X = dst.NewIdent(txName)
@@ -1050,8 +1088,17 @@ func (fr *fileRewriter) planOpen(u *unit, writeCall *ast.CallExpr) (*plan, strin
 			fr.insert(dEnd, true, commit)
 		}
 		fr.insert(anchorStart, false, begin, beginCheck, rollback)
+		for _, w := range dNeedCheck {
+			check := &dst.IfStmt{
+				Cond: &dst.BinaryExpr{X: dst.NewIdent("err"), Op: token.NEQ, Y: dst.NewIdent("nil")},
+				Body: &dst.BlockStmt{List: []dst.Stmt{&dst.ReturnStmt{Results: append(cloneAll(zeros), dst.NewIdent("err"))}}},
+			}
+			fr.insert(w, true, check)
+		}
 	}}, "", ""
 }
+
+func strconvItoa(i int) string { return strconv.Itoa(i) }
 
 func cloneAll(l []dst.Expr) []dst.Expr {
 	var out []dst.Expr

@@ -47,7 +47,15 @@ func Verify(res *Result, base packages.Config, extra map[string][]byte) error {
 				continue
 			}
 			blamed := map[*FileEdit]string{}
-			for _, e := range p.Errors {
+			errs := p.Errors
+			if len(p.TypeErrors) > 0 {
+				// Type errors carry the original file names of overlaid files.
+				errs = nil
+				for _, te := range p.TypeErrors {
+					errs = append(errs, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+				}
+			}
+			for _, e := range errs {
 				file := errorFile(e.Pos)
 				hit := false
 				for _, f := range res.Files {
@@ -64,13 +72,16 @@ func Verify(res *Result, base packages.Config, extra map[string][]byte) error {
 					for _, f := range res.Files {
 						if f.PkgPath == p.PkgPath {
 							if _, ok := blamed[f]; !ok {
-								blamed[f] = e.Error()
+								blamed[f] = e.Msg
 							}
 						}
 					}
 				}
 			}
 			for f, msg := range blamed {
+				if os.Getenv("OUTBOXIFY_DEBUG_REWRITE") != "" {
+					fmt.Fprintf(os.Stderr, "=== %s does not compile: %s\n%s\n", f.Path, msg, f.After)
+				}
 				res.Drop(f, "the rewritten file would not compile ("+msg+"); left unchanged")
 				dropped = true
 			}
