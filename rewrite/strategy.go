@@ -1059,6 +1059,13 @@ func (fr *fileRewriter) planOpen(u *unit, writeCall *ast.CallExpr) (*plan, strin
 	removable := fr.removableOutside(u)
 	topIsEnd := list[end] == u.top
 	dNeedCheck := fr.dstStmts(needCheck)
+	if u.ret != nil && (!topIsEnd || before) {
+		return nil, "the publish's error is returned before the last write", ""
+	}
+	var dRet *dst.ReturnStmt
+	if u.ret != nil {
+		dRet = fr.ds(u.ret).(*dst.ReturnStmt)
+	}
 	return &plan{strategy: StrategyOpenTx, inserts: calls, apply: func() {
 		for _, s := range dSels {
 			s.X = dst.NewIdent(txName)
@@ -1081,6 +1088,10 @@ func (fr *fileRewriter) planOpen(u *unit, writeCall *ast.CallExpr) (*plan, strin
 			}
 			fr.remove(dTop)
 			fr.insert(dEnd, true, append(stmts, commit)...)
+		case dRet != nil:
+			// return publish(...): insert and commit first, then return nil.
+			dRet.Results[len(dRet.Results)-1] = dst.NewIdent("nil")
+			fr.insert(dTop, false, append(stmts, commit)...)
 		case topIsEnd:
 			fr.replace(dTop, append(stmts, commit)...)
 		default:
