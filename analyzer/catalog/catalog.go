@@ -1,0 +1,239 @@
+package catalog
+
+import (
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// Kind says what a catalog row does.
+type Kind uint8
+
+const (
+	Write        Kind = iota + 1 // writes to a store of record
+	Query                        // a write only when its SQL text is a constant DML statement
+	Begin                        // returns a transaction handle (result 0)
+	Commit                       // commits the receiver's transaction
+	Rollback                     // rolls the receiver's transaction back
+	TxFunc                       // runs the callback argument Func in a transaction, commits when it returns nil
+	Publish                      // sends a message to a broker
+	OutboxInsert                 // inserts an outbox row on the handle argument Handle
+	Consume                      // receives broker messages (loop form, or a handler callback in Func)
+	CacheWrite                   // writes a cache (not a DB write unless configured as a writer)
+)
+
+var kindNames = [...]string{"", "write", "query", "begin", "commit", "rollback", "txfunc", "publish", "outbox", "consume", "cachewrite"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Stores of record.
+const (
+	SQL       = "sql"
+	DynamoDB  = "dynamodb"
+	MongoDB   = "mongodb"
+	Cassandra = "cassandra"
+	Firestore = "firestore"
+	Redis     = "redis"
+)
+
+// NoArg marks an absent argument index.
+const NoArg = -1
+
+// Entry is one catalog row.
+type Entry struct {
+	Name   string // full name of the callee, the row's key
+	Kind   Kind
+	Store  string // Write/Query/Begin/Commit/TxFunc rows: the store of record
+	Broker string // Publish/Consume rows: kafka, nats, jetstream, amqp, sns, sqs, eventbridge, kinesis, pubsub, redis, watermill, stan, asynq
+	// SQL is the index of the SQL text argument, NoArg if none. Query rows
+	// are writes only when it is a constant DML statement; any row whose SQL
+	// inserts into an outbox table is an outbox insert instead of a write.
+	SQL int
+	// SQLInRecv: the SQL text is argument SQL of the call that built the
+	// receiver (gocql: session.Query(stmt, ...).Exec()).
+	SQLInRecv bool
+	// Func is the index of the callback argument of TxFunc and callback
+	// Consume rows, NoArg otherwise.
+	Func int
+	// Handle is the index of the argument that is the DB handle for
+	// OutboxInsert rows; NoArg means the receiver.
+	Handle int
+	// Send marks rows whose result is a channel: the publish is the send on it
+	// (sarama AsyncProducer.Input() <- msg).
+	Send bool
+	// Message maps a publish to the parts of an outbox message (paths, see package doc).
+	Message Message
+}
+
+// Message says where a publish call carries each part of the message.
+type Message struct {
+	Topic      string // topic, subject, stream, queue URL, topic ARN
+	Exchange   string // AMQP exchange
+	RoutingKey string // AMQP routing key
+	Key        string // partition / ordering key
+	Value      string // payload bytes
+	Headers    string // headers / attributes / metadata
+	EventType  string // event type when the client has a field for it
+}
+
+// IsWrite reports whether the row writes a store (Query rows only conditionally).
+func (e *Entry) IsWrite() bool { return e.Kind == Write || e.Kind == Query }
+
+// Catalog is a set of rows with fast lookup by callee.
+type Catalog struct {
+	byName  map[string]*Entry
+	pkgs    map[string]bool // import paths declaring a row
+	clients map[string]bool // import paths declaring a built-in row
+	modules []string        // import path prefixes of the clients' modules
+	txTypes map[string]bool // types whose values are transaction handles
+}
+
+var defaultCatalog = build(nil)
+
+// Default returns the built-in catalog.
+func Default() *Catalog { return defaultCatalog }
+
+// With returns a catalog holding c's rows plus extra (extra rows win).
+func (c *Catalog) With(extra []Entry) *Catalog {
+	if len(extra) == 0 {
+		return c
+	}
+	all := make([]Entry, 0, len(c.byName)+len(extra))
+	all = append(all, c.Entries()...)
+	all = append(all, extra...)
+	out := buildFrom(all)
+	out.clients = c.clients // configured rows name the team's own code: keep analyzing it
+	return out
+}
+
+func build([]Entry) *Catalog {
+	c := buildFrom(rows)
+	c.clients = c.pkgs
+	return c
+}
+
+func buildFrom(list []Entry) *Catalog {
+	c := &Catalog{byName: make(map[string]*Entry, len(list)), pkgs: map[string]bool{}, txTypes: map[string]bool{}}
+	for i := range list {
+		e := list[i]
+		c.byName[e.Name] = &e
+		if p := PackageOf(e.Name); p != "" {
+			c.pkgs[p] = true
+		}
+	}
+	for _, t := range txTypeNames {
+		c.txTypes[t] = true
+	}
+	c.modules = clientModules
+	return c
+}
+
+// Entries returns the rows sorted by name.
+func (c *Catalog) Entries() []Entry {
+	out := make([]Entry, 0, len(c.byName))
+	for _, e := range c.byName {
+		out = append(out, *e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the row keyed by a full name.
+func (c *Catalog) Lookup(name string) (*Entry, bool) {
+	e, ok := c.byName[name]
+	return e, ok
+}
+
+// HasPackage reports whether a row is declared in the package at path.
+func (c *Catalog) HasPackage(path string) bool { return c.pkgs[path] }
+
+// IsClient reports whether path belongs to one of the catalogued client
+// libraries; the analyzer trusts the rows for those and does not look inside.
+func (c *Catalog) IsClient(path string) bool {
+	if c.clients[path] {
+		return true
+	}
+	for _, m := range c.modules {
+		if path == m || strings.HasPrefix(path, m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// Match returns the row for a callee, or nil. It allocates the full name
+// only for callees declared in a catalogued package.
+func (c *Catalog) Match(fn *types.Func) *Entry {
+	pkg := fn.Pkg()
+	if pkg == nil || !c.pkgs[pkg.Path()] {
+		return nil
+	}
+	return c.byName[fn.Origin().FullName()]
+}
+
+// IsTxType reports whether t (or *t) is a transaction handle type of a client.
+func (c *Catalog) IsTxType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	return c.txTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
+}
+
+// PackageOf returns the import path of the package declaring a full name:
+// "(*database/sql.Tx).Exec" -> "database/sql", "github.com/jackc/pgx/v5.BeginFunc" -> "github.com/jackc/pgx/v5".
+func PackageOf(name string) string {
+	if strings.HasPrefix(name, "(") {
+		end := strings.Index(name, ")")
+		if end < 0 {
+			return ""
+		}
+		name = strings.TrimPrefix(name[1:end], "*")
+	}
+	dot := strings.LastIndex(name, ".")
+	slash := strings.LastIndex(name, "/")
+	if dot < 0 || dot < slash {
+		return ""
+	}
+	// For a receiver "path.Type" or a function "path.Func" the package is before the last dot.
+	return name[:dot]
+}
+
+// Short abbreviates a full name for messages: import paths become their last
+// element ("(*database/sql.Tx).ExecContext" -> "(*sql.Tx).ExecContext").
+func Short(name string) string {
+	p := PackageOf(name)
+	if p == "" {
+		return name
+	}
+	base := p[strings.LastIndex(p, "/")+1:]
+	if isMajorVersion(base) { // github.com/jackc/pgx/v5 -> pgx
+		q := p[:strings.LastIndex(p, "/")]
+		base = q[strings.LastIndex(q, "/")+1:]
+	}
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".go"), "-go")
+	if i := strings.LastIndex(base, "-"); i >= 0 { // kafka-go -> kafka, amqp091-go handled above
+		base = base[i+1:]
+	}
+	return strings.Replace(name, p+".", base+".", 1)
+}
+
+func isMajorVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

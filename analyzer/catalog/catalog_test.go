@@ -1,0 +1,75 @@
+package catalog
+
+import "testing"
+
+func TestPackageOfAndShort(t *testing.T) {
+	for _, tc := range []struct{ name, pkg, short string }{
+		{"(*database/sql.Tx).ExecContext", "database/sql", "(*sql.Tx).ExecContext"},
+		{"github.com/jackc/pgx/v5.BeginFunc", "github.com/jackc/pgx/v5", "pgx.BeginFunc"},
+		{"(github.com/nats-io/nats.go.JetStream).Publish", "github.com/nats-io/nats.go", "(nats.JetStream).Publish"},
+		{"(*github.com/segmentio/kafka-go.Writer).WriteMessages", "github.com/segmentio/kafka-go", "(*kafka.Writer).WriteMessages"},
+		{"(github.com/redis/go-redis/v9.cmdable).Publish", "github.com/redis/go-redis/v9", "(redis.cmdable).Publish"},
+	} {
+		if got := PackageOf(tc.name); got != tc.pkg {
+			t.Errorf("PackageOf(%q) = %q, want %q", tc.name, got, tc.pkg)
+		}
+		if got := Short(tc.name); got != tc.short {
+			t.Errorf("Short(%q) = %q, want %q", tc.name, got, tc.short)
+		}
+	}
+}
+
+func TestRowsAreWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range rows {
+		if seen[e.Name] {
+			t.Errorf("duplicate row %s", e.Name)
+		}
+		seen[e.Name] = true
+		if PackageOf(e.Name) == "" {
+			t.Errorf("row %s: no package in name", e.Name)
+		}
+		switch e.Kind {
+		case Write, Query, Begin, Commit, Rollback, TxFunc, CacheWrite:
+			if e.Store == "" {
+				t.Errorf("row %s: no store", e.Name)
+			}
+		case Publish:
+			if e.Broker == "" || (e.Message.Topic == "" && e.Message.Exchange == "") || e.Message.Value == "" {
+				t.Errorf("row %s: publish without broker, destination or value mapping", e.Name)
+			}
+		}
+		if e.Kind == Query && e.SQL == NoArg {
+			t.Errorf("row %s: query row without SQL argument", e.Name)
+		}
+		if e.Kind == TxFunc && e.Func == NoArg {
+			t.Errorf("row %s: callback row without callback argument", e.Name)
+		}
+		if !Default().IsClient(PackageOf(e.Name)) {
+			t.Errorf("row %s: package not under a client module", e.Name)
+		}
+	}
+}
+
+func TestClassifySQL(t *testing.T) {
+	for _, tc := range []struct {
+		sql  string
+		want SQLKind
+	}{
+		{"SELECT id FROM orders", SQLRead},
+		{"select * from orders for update", SQLRead},
+		{"INSERT INTO orders(id) VALUES ($1) RETURNING id", SQLDML},
+		{"with x as (update orders set a=1 returning id) select id from x", SQLDML},
+		{"INSERT INTO orders(id) VALUES (?) ON DUPLICATE KEY UPDATE id=id", SQLDML},
+		{"DELETE FROM orders WHERE id=$1", SQLDML},
+		{"INSERT INTO outbox (id, payload) VALUES ($1, $2)", SQLOutboxInsert},
+		{`insert into "public"."outbox_messages"(id) values ($1)`, SQLOutboxInsert},
+		{"SELECT id FROM outbox WHERE published_at IS NULL FOR UPDATE SKIP LOCKED", SQLOutboxRelay},
+		{"UPDATE outbox SET published_at = now() WHERE id = ANY($1)", SQLOutboxRelay},
+		{"DELETE FROM outbox WHERE published_at < now()", SQLOutboxRelay},
+	} {
+		if got := ClassifySQL(tc.sql); got != tc.want {
+			t.Errorf("ClassifySQL(%q) = %d, want %d", tc.sql, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,307 @@
+package catalog
+
+// Import paths of the catalogued clients.
+const (
+	pgx5       = "github.com/jackc/pgx/v5"
+	pgx5pool   = "github.com/jackc/pgx/v5/pgxpool"
+	pgx4       = "github.com/jackc/pgx/v4"
+	pgx4pool   = "github.com/jackc/pgx/v4/pgxpool"
+	sqlx       = "github.com/jmoiron/sqlx"
+	gorm       = "gorm.io/gorm"
+	bun        = "github.com/uptrace/bun"
+	mongo1     = "go.mongodb.org/mongo-driver/mongo"
+	mongo2     = "go.mongodb.org/mongo-driver/v2/mongo"
+	dynamo     = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	gocql      = "github.com/gocql/gocql"
+	firestore  = "cloud.google.com/go/firestore"
+	kafkago    = "github.com/segmentio/kafka-go"
+	ibmSarama  = "github.com/IBM/sarama"
+	shopSarama = "github.com/Shopify/sarama"
+	kgo        = "github.com/twmb/franz-go/pkg/kgo"
+	confluent1 = "github.com/confluentinc/confluent-kafka-go/kafka"
+	confluent2 = "github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	nats       = "github.com/nats-io/nats.go"
+	jetstream  = "github.com/nats-io/nats.go/jetstream"
+	amqp091    = "github.com/rabbitmq/amqp091-go"
+	streadway  = "github.com/streadway/amqp"
+	sns        = "github.com/aws/aws-sdk-go-v2/service/sns"
+	sqs        = "github.com/aws/aws-sdk-go-v2/service/sqs"
+	eventbr    = "github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	kinesis    = "github.com/aws/aws-sdk-go-v2/service/kinesis"
+	pubsub1    = "cloud.google.com/go/pubsub"
+	pubsub2    = "cloud.google.com/go/pubsub/v2"
+	redis8     = "github.com/go-redis/redis/v8"
+	redis9     = "github.com/redis/go-redis/v9"
+	watermill  = "github.com/ThreeDotsLabs/watermill/message"
+	stan       = "github.com/nats-io/stan.go"
+	asynq      = "github.com/hibiken/asynq"
+)
+
+// clientModules are the modules whose packages the analyzer never looks
+// inside: the rows describe their API.
+var clientModules = []string{
+	pgx5, pgx4, "github.com/jackc/pgconn", sqlx, gorm, bun, "go.mongodb.org/mongo-driver",
+	"github.com/aws/aws-sdk-go-v2", gocql, firestore, kafkago, ibmSarama, shopSarama,
+	"github.com/twmb/franz-go", "github.com/confluentinc/confluent-kafka-go", nats,
+	amqp091, streadway, pubsub1, "github.com/go-redis/redis", "github.com/redis/go-redis",
+	"github.com/ThreeDotsLabs/watermill", stan, asynq,
+}
+
+// txTypeNames are the types whose values are open transactions.
+var txTypeNames = []string{
+	"database/sql.Tx", pgx5 + ".Tx", pgx5pool + ".Tx", pgx4 + ".Tx", pgx4pool + ".Tx",
+	sqlx + ".Tx", bun + ".Tx", firestore + ".Transaction", mongo1 + ".SessionContext",
+}
+
+func m(recv, method string) string { return "(" + recv + ")." + method }
+
+func p(recv, method string) string { return "(*" + recv + ")." + method }
+
+// write: a store write without SQL text.
+func write(store, name string) Entry {
+	return Entry{Name: name, Kind: Write, Store: store, SQL: NoArg, Func: NoArg, Handle: NoArg}
+}
+
+// exec: an SQL write whose SQL text is argument sqlArg.
+func exec(name string, sqlArg int) Entry {
+	e := write(SQL, name)
+	e.SQL = sqlArg
+	return e
+}
+
+// query: a write only when its SQL text (argument sqlArg) is DML.
+func query(name string, sqlArg int) Entry {
+	e := exec(name, sqlArg)
+	e.Kind = Query
+	return e
+}
+
+func tx(kind Kind, store, name string) Entry {
+	e := write(store, name)
+	e.Kind = kind
+	return e
+}
+
+func txFunc(store, name string, fn int) Entry {
+	e := tx(TxFunc, store, name)
+	e.Func = fn
+	return e
+}
+
+func publish(broker, name string, msg Message) Entry {
+	return Entry{Name: name, Kind: Publish, Broker: broker, SQL: NoArg, Func: NoArg, Handle: NoArg, Message: msg}
+}
+
+func send(broker, name string, msg Message) Entry {
+	e := publish(broker, name, msg)
+	e.Send = true
+	return e
+}
+
+func consume(broker, name string, handler int) Entry {
+	return Entry{Name: name, Kind: Consume, Broker: broker, SQL: NoArg, Func: handler, Handle: NoArg}
+}
+
+func cache(name string) Entry {
+	e := write(Redis, name)
+	e.Kind = CacheWrite
+	return e
+}
+
+// sqlHandle lists the rows of a database/sql-shaped handle (database/sql,
+// and the Exec/Query family sqlx and others promote from it).
+func sqlHandle(recv string, ctxOnly bool) []Entry {
+	var out []Entry
+	if !ctxOnly {
+		out = append(out, exec(p(recv, "Exec"), 0), query(p(recv, "Query"), 0), query(p(recv, "QueryRow"), 0))
+	}
+	return append(out, exec(p(recv, "ExecContext"), 1), query(p(recv, "QueryContext"), 1), query(p(recv, "QueryRowContext"), 1))
+}
+
+// pgxHandle lists the rows of a pgx handle (Conn, Pool, pool Conn, Tx).
+func pgxHandle(recv string, ptr bool) []Entry {
+	f := p
+	if !ptr {
+		f = m
+	}
+	return []Entry{
+		exec(f(recv, "Exec"), 1), query(f(recv, "Query"), 1), query(f(recv, "QueryRow"), 1),
+		write(SQL, f(recv, "SendBatch")), write(SQL, f(recv, "CopyFrom")),
+	}
+}
+
+var rows = func() []Entry {
+	var r []Entry
+	add := func(es ...Entry) { r = append(r, es...) }
+
+	// database/sql
+	add(sqlHandle("database/sql.DB", false)...)
+	add(sqlHandle("database/sql.Tx", false)...)
+	add(sqlHandle("database/sql.Conn", true)...)
+	add(write(SQL, p("database/sql.Stmt", "Exec")), write(SQL, p("database/sql.Stmt", "ExecContext")))
+	add(tx(Begin, SQL, p("database/sql.DB", "Begin")), tx(Begin, SQL, p("database/sql.DB", "BeginTx")),
+		tx(Begin, SQL, p("database/sql.Conn", "BeginTx")),
+		tx(Commit, SQL, p("database/sql.Tx", "Commit")), tx(Rollback, SQL, p("database/sql.Tx", "Rollback")))
+
+	// pgx v5 and v4
+	for _, v := range []struct{ pgx, pool string }{{pgx5, pgx5pool}, {pgx4, pgx4pool}} {
+		add(pgxHandle(v.pgx+".Conn", true)...)
+		add(pgxHandle(v.pool+".Pool", true)...)
+		add(pgxHandle(v.pool+".Conn", true)...)
+		add(pgxHandle(v.pool+".Tx", true)...)
+		add(pgxHandle(v.pgx+".Tx", false)...) // interface
+		for _, h := range []string{p(v.pgx+".Conn", "Begin"), p(v.pgx+".Conn", "BeginTx"), p(v.pool+".Pool", "Begin"),
+			p(v.pool+".Pool", "BeginTx"), p(v.pool+".Conn", "Begin"), p(v.pool+".Conn", "BeginTx"), m(v.pgx+".Tx", "Begin")} {
+			add(tx(Begin, SQL, h))
+		}
+		add(tx(Commit, SQL, m(v.pgx+".Tx", "Commit")), tx(Rollback, SQL, m(v.pgx+".Tx", "Rollback")),
+			tx(Commit, SQL, p(v.pool+".Tx", "Commit")), tx(Rollback, SQL, p(v.pool+".Tx", "Rollback")))
+	}
+	add(txFunc(SQL, pgx5+".BeginFunc", 2), txFunc(SQL, pgx5+".BeginTxFunc", 3))
+	add(txFunc(SQL, p(pgx4+".Conn", "BeginFunc"), 1), txFunc(SQL, p(pgx4+".Conn", "BeginTxFunc"), 2),
+		txFunc(SQL, p(pgx4pool+".Pool", "BeginFunc"), 1), txFunc(SQL, p(pgx4pool+".Pool", "BeginTxFunc"), 2))
+
+	// sqlx (Exec/Query/Commit are promoted from database/sql and match those rows)
+	for _, h := range []string{sqlx + ".DB", sqlx + ".Tx"} {
+		add(exec(p(h, "NamedExec"), 0), exec(p(h, "NamedExecContext"), 1), exec(p(h, "MustExec"), 0),
+			exec(p(h, "MustExecContext"), 1), query(p(h, "Queryx"), 0), query(p(h, "QueryxContext"), 1),
+			query(p(h, "QueryRowx"), 0), query(p(h, "QueryRowxContext"), 1))
+	}
+	add(query(p(sqlx+".DB", "NamedQuery"), 0), query(p(sqlx+".DB", "NamedQueryContext"), 1),
+		write(SQL, p(sqlx+".NamedStmt", "Exec")), write(SQL, p(sqlx+".NamedStmt", "ExecContext")),
+		tx(Begin, SQL, p(sqlx+".DB", "Beginx")), tx(Begin, SQL, p(sqlx+".DB", "BeginTxx")),
+		tx(Begin, SQL, p(sqlx+".DB", "MustBegin")), tx(Begin, SQL, p(sqlx+".DB", "MustBeginTx")))
+
+	// gorm: every method returns *gorm.DB; the transaction is a *gorm.DB too.
+	for _, n := range []string{"Create", "CreateInBatches", "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete", "FirstOrCreate"} {
+		add(write(SQL, p(gorm+".DB", n)))
+	}
+	add(exec(p(gorm+".DB", "Exec"), 0), txFunc(SQL, p(gorm+".DB", "Transaction"), 0),
+		tx(Begin, SQL, p(gorm+".DB", "Begin")), tx(Commit, SQL, p(gorm+".DB", "Commit")), tx(Rollback, SQL, p(gorm+".DB", "Rollback")))
+
+	// bun: the query builders' Exec; the handle is the root of the chain.
+	for _, q := range []string{"InsertQuery", "UpdateQuery", "DeleteQuery"} {
+		add(write(SQL, p(bun+"."+q, "Exec")))
+	}
+	add(txFunc(SQL, p(bun+".DB", "RunInTx"), 2), tx(Begin, SQL, p(bun+".DB", "BeginTx")),
+		tx(Commit, SQL, m(bun+".Tx", "Commit")), tx(Rollback, SQL, m(bun+".Tx", "Rollback")))
+
+	// MongoDB v1 and v2
+	for _, mg := range []string{mongo1, mongo2} {
+		for _, n := range []string{"InsertOne", "InsertMany", "UpdateOne", "UpdateMany", "UpdateByID", "ReplaceOne",
+			"DeleteOne", "DeleteMany", "BulkWrite", "FindOneAndUpdate", "FindOneAndReplace", "FindOneAndDelete"} {
+			add(write(MongoDB, p(mg+".Collection", n)))
+		}
+	}
+	add(txFunc(MongoDB, m(mongo1+".Session", "WithTransaction"), 1), txFunc(MongoDB, p(mongo2+".Session", "WithTransaction"), 1))
+
+	// DynamoDB
+	for _, n := range []string{"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"} {
+		add(write(DynamoDB, p(dynamo+".Client", n)))
+	}
+
+	// Cassandra
+	q := write(Cassandra, p(gocql+".Query", "Exec"))
+	q.SQL, q.SQLInRecv = 0, true
+	add(q, write(Cassandra, p(gocql+".Session", "ExecuteBatch")))
+
+	// Firestore
+	for _, n := range []string{"Set", "Create", "Update", "Delete"} {
+		add(write(Firestore, p(firestore+".DocumentRef", n)), write(Firestore, p(firestore+".Transaction", n)))
+	}
+	add(write(Firestore, p(firestore+".CollectionRef", "Add")), write(Firestore, p(firestore+".WriteBatch", "Commit")),
+		txFunc(Firestore, p(firestore+".Client", "RunTransaction"), 1))
+
+	// Kafka: segmentio/kafka-go
+	add(publish("kafka", p(kafkago+".Writer", "WriteMessages"), Message{Topic: "1[].Topic|recv.Topic", Key: "1[].Key", Value: "1[].Value", Headers: "1[].Headers"}),
+		publish("kafka", p(kafkago+".Conn", "WriteMessages"), Message{Topic: "0[].Topic|recv()3", Key: "0[].Key", Value: "0[].Value", Headers: "0[].Headers"}))
+	// Kafka: sarama (IBM and Shopify)
+	for _, s := range []string{ibmSarama, shopSarama} {
+		pm := Message{Topic: "0.Topic", Key: "0.Key", Value: "0.Value", Headers: "0.Headers"}
+		add(publish("kafka", m(s+".SyncProducer", "SendMessage"), pm),
+			publish("kafka", m(s+".SyncProducer", "SendMessages"), Message{Topic: "0[].Topic", Key: "0[].Key", Value: "0[].Value", Headers: "0[].Headers"}),
+			send("kafka", m(s+".AsyncProducer", "Input"), Message{Topic: "sent.Topic", Key: "sent.Key", Value: "sent.Value", Headers: "sent.Headers"}),
+			consume("kafka", m(s+".ConsumerGroup", "Consume"), 2),
+			consume("kafka", m(s+".PartitionConsumer", "Messages"), NoArg))
+	}
+	// Kafka: franz-go
+	rec := Message{Topic: "1.Topic|recv", Key: "1.Key", Value: "1.Value", Headers: "1.Headers"}
+	add(publish("kafka", p(kgo+".Client", "Produce"), rec), publish("kafka", p(kgo+".Client", "TryProduce"), rec),
+		publish("kafka", p(kgo+".Client", "ProduceSync"), Message{Topic: "1[].Topic|recv", Key: "1[].Key", Value: "1[].Value", Headers: "1[].Headers"}),
+		consume("kafka", p(kgo+".Client", "PollFetches"), NoArg), consume("kafka", p(kgo+".Client", "PollRecords"), NoArg))
+	// Kafka: confluent-kafka-go v1 and v2
+	for _, c := range []string{confluent1, confluent2} {
+		add(publish("kafka", p(c+".Producer", "Produce"), Message{Topic: "0.TopicPartition.Topic", Key: "0.Key", Value: "0.Value", Headers: "0.Headers"}),
+			send("kafka", p(c+".Producer", "ProduceChannel"), Message{Topic: "sent.TopicPartition.Topic", Key: "sent.Key", Value: "sent.Value", Headers: "sent.Headers"}),
+			consume("kafka", p(c+".Consumer", "ReadMessage"), NoArg), consume("kafka", p(c+".Consumer", "Poll"), NoArg))
+	}
+
+	// NATS core, legacy JetStream (JetStreamContext embeds JetStream), jetstream package
+	add(publish("nats", p(nats+".Conn", "Publish"), Message{Topic: "0", Value: "1"}),
+		publish("nats", p(nats+".Conn", "PublishMsg"), Message{Topic: "0.Subject", Value: "0.Data", Headers: "0.Header"}),
+		publish("nats", p(nats+".Conn", "PublishRequest"), Message{Topic: "0", Value: "2"}),
+		publish("nats", p(nats+".EncodedConn", "Publish"), Message{Topic: "0", Value: "1"}),
+		publish("jetstream", m(nats+".JetStream", "Publish"), Message{Topic: "0", Value: "1"}),
+		publish("jetstream", m(nats+".JetStream", "PublishMsg"), Message{Topic: "0.Subject", Value: "0.Data", Headers: "0.Header"}),
+		publish("jetstream", m(nats+".JetStream", "PublishAsync"), Message{Topic: "0", Value: "1"}),
+		publish("jetstream", m(nats+".JetStream", "PublishMsgAsync"), Message{Topic: "0.Subject", Value: "0.Data", Headers: "0.Header"}),
+		publish("jetstream", m(jetstream+".Publisher", "Publish"), Message{Topic: "1", Value: "2"}),
+		publish("jetstream", m(jetstream+".Publisher", "PublishMsg"), Message{Topic: "1.Subject", Value: "1.Data", Headers: "1.Header"}),
+		publish("jetstream", m(jetstream+".Publisher", "PublishAsync"), Message{Topic: "0", Value: "1"}),
+		publish("jetstream", m(jetstream+".Publisher", "PublishMsgAsync"), Message{Topic: "0.Subject", Value: "0.Data", Headers: "0.Header"}),
+		consume("nats", p(nats+".Conn", "Subscribe"), 1), consume("nats", p(nats+".Conn", "QueueSubscribe"), 2),
+		consume("jetstream", m(nats+".JetStream", "Subscribe"), 1), consume("jetstream", m(nats+".JetStream", "QueueSubscribe"), 2),
+		consume("jetstream", m(jetstream+".Consumer", "Consume"), 0), consume("jetstream", m(jetstream+".Consumer", "Fetch"), NoArg),
+		consume("jetstream", m(jetstream+".Consumer", "Messages"), NoArg))
+
+	// AMQP: amqp091-go and streadway/amqp
+	for _, a := range []string{amqp091, streadway} {
+		add(publish("amqp", p(a+".Channel", "Publish"), Message{Exchange: "0", RoutingKey: "1", Value: "4.Body", Headers: "4.Headers", EventType: "4.Type"}),
+			consume("amqp", p(a+".Channel", "Consume"), NoArg))
+	}
+	ctxPub := Message{Exchange: "1", RoutingKey: "2", Value: "5.Body", Headers: "5.Headers", EventType: "5.Type"}
+	add(publish("amqp", p(amqp091+".Channel", "PublishWithContext"), ctxPub),
+		publish("amqp", p(amqp091+".Channel", "PublishWithDeferredConfirmWithContext"), ctxPub),
+		publish("amqp", p(amqp091+".Channel", "PublishWithDeferredConfirm"), Message{Exchange: "0", RoutingKey: "1", Value: "4.Body", Headers: "4.Headers", EventType: "4.Type"}))
+
+	// AWS
+	add(publish("sns", p(sns+".Client", "Publish"), Message{Topic: "1.TopicArn", Key: "1.MessageGroupId", Value: "1.Message", Headers: "1.MessageAttributes"}),
+		publish("sns", p(sns+".Client", "PublishBatch"), Message{Topic: "1.TopicArn", Key: "1.PublishBatchRequestEntries[].MessageGroupId", Value: "1.PublishBatchRequestEntries[].Message", Headers: "1.PublishBatchRequestEntries[].MessageAttributes"}),
+		publish("sqs", p(sqs+".Client", "SendMessage"), Message{Topic: "1.QueueUrl", Key: "1.MessageGroupId", Value: "1.MessageBody", Headers: "1.MessageAttributes"}),
+		publish("sqs", p(sqs+".Client", "SendMessageBatch"), Message{Topic: "1.QueueUrl", Key: "1.Entries[].MessageGroupId", Value: "1.Entries[].MessageBody", Headers: "1.Entries[].MessageAttributes"}),
+		consume("sqs", p(sqs+".Client", "ReceiveMessage"), NoArg),
+		publish("eventbridge", p(eventbr+".Client", "PutEvents"), Message{Topic: "1.Entries[].EventBusName", Value: "1.Entries[].Detail", EventType: "1.Entries[].DetailType"}),
+		publish("kinesis", p(kinesis+".Client", "PutRecord"), Message{Topic: "1.StreamName", Key: "1.PartitionKey", Value: "1.Data"}),
+		publish("kinesis", p(kinesis+".Client", "PutRecords"), Message{Topic: "1.StreamName", Key: "1.Records[].PartitionKey", Value: "1.Records[].Data"}))
+
+	// Google Cloud Pub/Sub v1 (Topic) and v2 (Publisher)
+	psMsg := Message{Topic: "recv()0", Key: "1.OrderingKey", Value: "1.Data", Headers: "1.Attributes"}
+	add(publish("pubsub", p(pubsub1+".Topic", "Publish"), psMsg), publish("pubsub", p(pubsub2+".Publisher", "Publish"), psMsg),
+		consume("pubsub", p(pubsub1+".Subscription", "Receive"), 1), consume("pubsub", p(pubsub2+".Subscriber", "Receive"), 1))
+
+	// go-redis v8 and v9: methods live on the unexported cmdable and on the
+	// Cmdable interfaces (v9 splits them into PubSubCmdable / StreamCmdable).
+	redisPub := Message{Topic: "1", Value: "2"}
+	redisX := Message{Topic: "1.Stream", Value: "1.Values", Key: "1.ID"}
+	add(publish("redis", m(redis8+".cmdable", "Publish"), redisPub), publish("redis", m(redis8+".Cmdable", "Publish"), redisPub),
+		publish("redis", m(redis8+".cmdable", "XAdd"), redisX), publish("redis", m(redis8+".Cmdable", "XAdd"), redisX),
+		publish("redis", m(redis9+".cmdable", "Publish"), redisPub), publish("redis", m(redis9+".PubSubCmdable", "Publish"), redisPub),
+		publish("redis", m(redis9+".cmdable", "SPublish"), redisPub), publish("redis", m(redis9+".PubSubCmdable", "SPublish"), redisPub),
+		publish("redis", m(redis9+".cmdable", "XAdd"), redisX), publish("redis", m(redis9+".StreamCmdable", "XAdd"), redisX))
+	for _, n := range []string{"Set", "HSet", "Del", "SetEx", "SetNX", "Expire"} {
+		add(cache(m(redis8+".cmdable", n)), cache(m(redis8+".Cmdable", n)), cache(m(redis9+".cmdable", n)))
+	}
+	add(cache(m(redis9+".StringCmdable", "Set")), cache(m(redis9+".HashCmdable", "HSet")), cache(m(redis9+".GenericCmdable", "Del")))
+
+	// Watermill, STAN, asynq
+	add(publish("watermill", m(watermill+".Publisher", "Publish"), Message{Topic: "0", Value: "1[].Payload", Headers: "1[].Metadata"}),
+		publish("stan", m(stan+".Conn", "Publish"), Message{Topic: "0", Value: "1"}),
+		publish("stan", m(stan+".Conn", "PublishAsync"), Message{Topic: "0", Value: "1"}),
+		publish("asynq", p(asynq+".Client", "Enqueue"), Message{Topic: "0()0", Value: "0()1", EventType: "0()0"}),
+		publish("asynq", p(asynq+".Client", "EnqueueContext"), Message{Topic: "1()0", Value: "1()1", EventType: "1()0"}),
+		consume("watermill", p(watermill+".Router", "AddHandler"), 5),
+		consume("watermill", p(watermill+".Router", "AddNoPublisherHandler"), 3),
+		consume("stan", m(stan+".Conn", "Subscribe"), 1), consume("stan", m(stan+".Conn", "QueueSubscribe"), 2),
+		consume("asynq", p(asynq+".ServeMux", "HandleFunc"), 1))
+	return r
+}()

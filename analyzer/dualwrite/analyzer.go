@@ -1,0 +1,388 @@
+package dualwrite
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/outboxify/outboxify/analyzer/catalog"
+	"github.com/outboxify/outboxify/analyzer/config"
+)
+
+// URL documents the rules.
+const URL = "https://pkg.go.dev/github.com/outboxify/outboxify/analyzer/dualwrite"
+
+// Analyzer is the analyzer go vet (cmd/outboxify-vet) and golangci-lint run:
+// per-package facts, no interface resolution. Flags: -config, -publishers,
+// -writers, -exclude, -tests.
+var Analyzer = NewAnalyzer(Options{})
+
+// NewAnalyzer returns a dual-write analyzer configured by opts.
+//
+// Without a Resolver it requires a facts analyzer that runs over every
+// dependency and exports a FuncFact per writing/publishing function. With a
+// Resolver (the CLI, which loaded the whole program) it needs no facts: the
+// resolver summarises callees on demand, follows interface calls to their
+// implementations, and the analyzer runs on the root packages only.
+func NewAnalyzer(opts Options) *analysis.Analyzer {
+	o := &options{Options: opts}
+	a := &analysis.Analyzer{
+		Name:       "outboxify",
+		Doc:        doc,
+		URL:        URL,
+		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, o) },
+		ResultType: reflect.TypeFor[*Result](),
+	}
+	if opts.Resolver == nil {
+		a.Requires = []*analysis.Analyzer{newFactsAnalyzer(o)}
+	}
+	o.flags(&a.Flags)
+	return a
+}
+
+const doc = `report dual writes: a DB write and a broker publish that are not atomic
+
+The analyzer finds functions that write to a store of record (SQL, DynamoDB,
+MongoDB, Cassandra, Firestore) and publish to a broker (Kafka, NATS, AMQP,
+SNS/SQS, EventBridge, Kinesis, Pub/Sub, Redis, watermill, asynq) without one
+transaction between them, directly or through the functions they call:
+OBX001 publish after an autocommitted write, OBX002 after Commit, OBX003
+inside the transaction before Commit, OBX004 before the write, OBX005 in a
+goroutine, defer or retry loop, OBX006 outbox row on another handle than
+the write. //outboxify:ignore [RULE] reason suppresses a finding (OBX900
+reports unused or reasonless suppressions).`
+
+func run(pass *analysis.Pass, o *options) (any, error) {
+	res := &Result{}
+	cat, cfg, err := o.catalogFor(pass)
+	if err != nil {
+		return nil, err
+	}
+	var effectsOf func(*types.Func) (*Effects, bool)
+	if o.Resolver != nil {
+		effectsOf = o.Resolver.Effects
+	} else {
+		facts := pass.ResultOf[pass.Analyzer.Requires[0]].(*factsResult)
+		if !facts.relevant || cat.IsClient(pass.Pkg.Path()) {
+			return res, nil
+		}
+		effectsOf = facts.effectsOf
+	}
+	r := &reporter{pass: pass, cat: cat, cfg: cfg, tests: o.Tests || cfg.Tests}
+	r.c = newCollector(pass.TypesInfo, pass.Fset, cat, pass.Pkg, effectsOf)
+	for _, f := range pass.Files {
+		name := pass.Fset.File(f.Pos()).Name()
+		if !r.tests && strings.HasSuffix(name, "_test.go") || cfg.Excluded(name) {
+			continue
+		}
+		r.file(f)
+	}
+	sort.SliceStable(r.findings, func(i, j int) bool { return r.findings[i].Publish.Pos < r.findings[j].Publish.Pos })
+	res.Findings = r.findings
+	for _, fd := range res.Findings {
+		d := analysis.Diagnostic{Pos: fd.Publish.Pos, Category: fd.Rule, Message: fd.Rule + " " + fd.Message, URL: URL + "#hdr-" + fd.Rule}
+		if fd.Write != nil {
+			d.Related = []analysis.RelatedInformation{{Pos: fd.Write.Pos, Message: "DB write " + catalog.Short(fd.Write.Name)}}
+		}
+		pass.Report(d)
+	}
+	return res, nil
+}
+
+// reporter finds the dual writes of one package.
+type reporter struct {
+	pass     *analysis.Pass
+	cat      *catalog.Catalog
+	cfg      *config.Config
+	tests    bool
+	c        *collector
+	findings []Finding
+	sup      *suppressions
+}
+
+func (r *reporter) file(f *ast.File) {
+	r.sup = parseSuppressions(r.pass.Fset, f)
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if fn == nil {
+			continue
+		}
+		name := fn.FullName()
+		queue := []funcUnit{{sig: fn.Signature(), body: fd.Body}}
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			r.c.unit(u.sig, u.body)
+			for _, lit := range r.c.lits {
+				sig, _ := r.pass.TypesInfo.TypeOf(lit).(*types.Signature)
+				queue = append(queue, funcUnit{sig: sig, body: lit.Body})
+			}
+			if !r.c.relay {
+				r.check(u.body, name, fd)
+			}
+		}
+	}
+	r.findings = r.sup.apply(r.pass, r.findings, f)
+}
+
+type funcUnit struct {
+	sig  *types.Signature
+	body *ast.BlockStmt
+}
+
+// check pairs the events of the unit just collected.
+func (r *reporter) check(body *ast.BlockStmt, funcName string, decl *ast.FuncDecl) {
+	evs := r.c.events
+	hasWrite, hasOther := false, false
+	for i := range evs {
+		switch evs[i].kind {
+		case evWrite:
+			hasWrite = true
+		case evPublish, evOutbox:
+			hasOther = true
+		}
+	}
+	if !hasWrite || !hasOther {
+		return
+	}
+	g := newOrder(body, evs)
+	for i := range evs {
+		p := &evs[i]
+		if !g.live(i) || p.errPath {
+			continue
+		}
+		switch p.kind {
+		case evPublish:
+			r.checkPublish(g, i, funcName, decl)
+		case evOutbox:
+			r.checkOutbox(g, i, funcName, decl)
+		}
+	}
+}
+
+func (r *reporter) checkPublish(g *order, pi int, funcName string, decl *ast.FuncDecl) {
+	evs := r.c.events
+	p := &evs[pi]
+	// writes before and after the publish, nearest first
+	before, after := -1, -1
+	coveredBefore := false
+	for i := range evs {
+		w := &evs[i]
+		if w.kind != evWrite || w.pos == p.pos || !g.live(i) {
+			continue
+		}
+		if r.c.covered(w) {
+			if g.before(i, pi) || g.before(pi, i) {
+				coveredBefore = true
+			}
+			continue
+		}
+		if g.before(i, pi) {
+			if before < 0 || evs[before].order < w.order {
+				before = i
+			}
+		} else if g.before(pi, i) {
+			if after < 0 || w.order < evs[after].order {
+				after = i
+			}
+		}
+	}
+	if coveredBefore && before < 0 && after < 0 {
+		return
+	}
+	if p.async != syncCall {
+		w := before
+		if w < 0 {
+			w = after
+		}
+		if w < 0 && (p.async == asyncGo || p.async == asyncDefer) {
+			w = r.anyWrite(g)
+		}
+		if w >= 0 && (p.async != asyncRetry || !within(&evs[w], p.asyncNode)) {
+			r.report(RuleAsync, funcName, decl, p, &evs[w])
+			return
+		}
+	}
+	if p.loop != nil && before >= 0 && !within(&evs[before], p.loop) {
+		r.report(RuleAsync, funcName, decl, p, &evs[before])
+		return
+	}
+	switch {
+	case before >= 0:
+		w := &evs[before]
+		r.report(r.afterRule(g, before, pi), funcName, decl, p, w)
+	case after >= 0:
+		r.report(RuleBeforeWrite, funcName, decl, p, &evs[after])
+	}
+}
+
+func (r *reporter) anyWrite(g *order) int {
+	for i := range r.c.events {
+		if r.c.events[i].kind == evWrite && g.live(i) && !r.c.covered(&r.c.events[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+func within(ev *event, n ast.Node) bool {
+	return n != nil && n.Pos() <= ev.pos && ev.pos < n.End()
+}
+
+// afterRule classifies a publish that follows write wi.
+func (r *reporter) afterRule(g *order, wi, pi int) string {
+	evs := r.c.events
+	w, p := &evs[wi], &evs[pi]
+	switch {
+	case w.eff.Committed && w.handle == nil:
+		return RuleAfterCommit
+	case !w.inTx:
+		return RuleAfterWrite
+	case p.scope != nil && p.scope == w.scope:
+		return RuleInTx
+	}
+	for i := range evs {
+		if cm := &evs[i]; cm.kind == evCommit && commitsTx(cm, w) && g.before(wi, i) && g.before(i, pi) {
+			return RuleAfterCommit
+		}
+	}
+	return RuleInTx
+}
+
+func (r *reporter) checkOutbox(g *order, oi int, funcName string, decl *ast.FuncDecl) {
+	evs := r.c.events
+	o := &evs[oi]
+	near := -1
+	for i := range evs {
+		w := &evs[i]
+		if w.kind != evWrite || w.pos == o.pos || !g.live(i) || !(g.before(i, oi) || g.before(oi, i)) {
+			continue
+		}
+		if sameTx(w, o) || w.eff.Covered {
+			return
+		}
+		if near < 0 || absDiff(w.pos, o.pos) < absDiff(evs[near].pos, o.pos) {
+			near = i
+		}
+	}
+	if near >= 0 {
+		r.report(RuleOutboxOther, funcName, decl, o, &evs[near])
+	}
+}
+
+func absDiff[T ~int](a, b T) T {
+	if a < b {
+		return b - a
+	}
+	return a - b
+}
+
+func (r *reporter) report(rule, funcName string, decl *ast.FuncDecl, p, w *event) {
+	fset := r.pass.Fset
+	pub := Call{Pos: p.pos, Position: fset.Position(p.pos), Name: p.eff.Name, Via: p.eff.Via, ViaInterface: p.eff.ViaInterface}
+	wr := &Call{Pos: w.pos, Position: fset.Position(w.pos), Name: w.eff.Name, Via: w.eff.Via, ViaInterface: w.eff.ViaInterface}
+	f := Finding{Rule: rule, Func: funcName, Publish: pub, Write: wr, Store: w.eff.Store}
+	f.Message, f.Advice = message(rule, p, w, wr.Position)
+	f.Message += "; " + f.Advice
+	if r.sup.suppressed(fset, &f, decl) {
+		return
+	}
+	r.findings = append(r.findings, f)
+}
+
+// order answers "can a run reach event b after event a" on the function's CFG.
+type order struct {
+	g     *cfg.CFG
+	block []int32 // event index -> block index, -1 dead
+	ord   []int   // event index -> execution order inside its block
+	reach map[int32][]bool
+}
+
+func newOrder(body *ast.BlockStmt, evs []event) *order {
+	g := cfg.New(body, mayReturn)
+	type span struct {
+		pos, end int
+		block    int32
+	}
+	var spans []span
+	for _, b := range g.Blocks {
+		if !b.Live {
+			continue
+		}
+		for _, n := range b.Nodes {
+			spans = append(spans, span{int(n.Pos()), int(n.End()), b.Index})
+		}
+	}
+	o := &order{g: g, block: make([]int32, len(evs)), ord: make([]int, len(evs)), reach: map[int32][]bool{}}
+	for i := range evs {
+		o.block[i] = -1
+		o.ord[i] = int(evs[i].order)
+		best := -1
+		for j, s := range spans {
+			if s.pos <= int(evs[i].pos) && int(evs[i].pos) < s.end && (best < 0 || s.end-s.pos < spans[best].end-spans[best].pos) {
+				best = j
+			}
+		}
+		if best >= 0 {
+			o.block[i] = spans[best].block
+		}
+	}
+	return o
+}
+
+func (o *order) live(i int) bool { return o.block[i] >= 0 }
+
+// before reports whether event a can run before event b.
+func (o *order) before(a, b int) bool {
+	ba, bb := o.block[a], o.block[b]
+	if ba < 0 || bb < 0 {
+		return false
+	}
+	if ba == bb && o.ord[a] < o.ord[b] {
+		return true
+	}
+	return o.reaches(ba, bb)
+}
+
+func (o *order) reaches(from, to int32) bool {
+	r, ok := o.reach[from]
+	if !ok {
+		r = make([]bool, len(o.g.Blocks))
+		stack := []*cfg.Block{}
+		stack = append(stack, o.g.Blocks[from].Succs...)
+		for len(stack) > 0 {
+			b := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if r[b.Index] {
+				continue
+			}
+			r[b.Index] = true
+			stack = append(stack, b.Succs...)
+		}
+		o.reach[from] = r
+	}
+	return r[to]
+}
+
+// mayReturn: calls that end the process or the goroutine end the path.
+func mayReturn(call *ast.CallExpr) bool {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return fun.Name != "panic"
+	case *ast.SelectorExpr:
+		switch fun.Sel.Name {
+		case "Exit", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln", "FailNow", "Skip", "Skipf", "SkipNow":
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,93 @@
+package dualwrite
+
+// Handle positions an Effect's DB handle can take, seen from the caller.
+const (
+	HandleInternal = -1 // a handle the function gets itself (a global, a field of another value, a Begin)
+	HandleRecv     = -2 // the receiver, or a field of it (sqlc Queries bound by WithTx)
+	// 0..n: the parameter at that index
+)
+
+// Effect is one thing a function does to a store or a broker, possibly
+// through calls: the catalog call it reaches and the chain that reaches it.
+type Effect struct {
+	Name         string   // catalog full name at the end of the chain
+	Via          []string // functions called on the way, outermost first (empty when direct)
+	ViaInterface bool     // the chain went through an interface method resolved to an implementation
+	Store        string   // writes: store of record
+	Broker       string   // publishes: broker
+	Handle       int      // writes and outbox inserts: which handle, see HandleInternal
+	Committed    bool     // writes: the function committed its own transaction around the write
+	InTx         bool     // writes: the write ran on a transaction handle
+	Covered      bool     // writes: an outbox row was inserted in the same transaction
+	Leaf         string   // "file:line" of the catalog call, for messages
+}
+
+// Effects summarises a function for its callers.
+type Effects struct {
+	Write   *Effect // first DB write reached
+	Publish *Effect // first broker publish reached
+	Outbox  *Effect // first outbox insert reached
+}
+
+func (e *Effects) empty() bool {
+	return e == nil || e.Write == nil && e.Publish == nil && e.Outbox == nil
+}
+
+func (e *Effects) equal(o *Effects) bool {
+	if e.empty() || o.empty() {
+		return e.empty() == o.empty()
+	}
+	return sameEffect(e.Write, o.Write) && sameEffect(e.Publish, o.Publish) && sameEffect(e.Outbox, o.Outbox)
+}
+
+func sameEffect(a, b *Effect) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx
+}
+
+// FuncFact is exported for functions and methods that (transitively) write
+// to a store, publish to a broker or insert an outbox row.
+type FuncFact struct{ Effects }
+
+func (*FuncFact) AFact() {}
+
+func (f *FuncFact) String() string {
+	s := "effects"
+	if f.Write != nil {
+		s += " write:" + f.Write.Name
+	}
+	if f.Publish != nil {
+		s += " publish:" + f.Publish.Name
+	}
+	if f.Outbox != nil {
+		s += " outbox:" + f.Outbox.Name
+	}
+	return s
+}
+
+// relevantFact marks a package that imports a DB or broker client, directly
+// or through another relevant package; packages without it are skipped.
+type relevantFact struct{}
+
+func (*relevantFact) AFact()         {}
+func (*relevantFact) String() string { return "relevant" }
+
+// maxVia bounds recorded chains (deeper wrappers still propagate).
+const maxVia = 8
+
+// through returns e as seen by a caller that reached it by calling fn.
+func (e *Effect) through(fn string, iface bool, handle int) *Effect {
+	out := *e
+	via := make([]string, 0, len(e.Via)+1)
+	via = append(via, fn)
+	via = append(via, e.Via...)
+	if len(via) > maxVia {
+		via = via[:maxVia]
+	}
+	out.Via = via
+	out.ViaInterface = e.ViaInterface || iface
+	out.Handle = handle
+	return &out
+}

@@ -1,0 +1,75 @@
+package dualwrite
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"strings"
+
+	"github.com/outboxify/outboxify/analyzer/catalog"
+)
+
+// message returns the finding's text (what can go wrong, where the paired
+// write is) and the advice that fits the store written.
+func message(rule string, p, w *event, wpos token.Position) (msg, advice string) {
+	pub := describe(p.eff)
+	wr := describe(w.eff)
+	at := filepath.Base(wpos.Filename) + ":" + fmt.Sprint(wpos.Line)
+	switch rule {
+	case RuleAfterWrite:
+		msg = fmt.Sprintf("publish %s after the autocommitted DB write %s at %s: if the process stops or the publish fails in between, the event is lost", pub, wr, at)
+	case RuleAfterCommit:
+		msg = fmt.Sprintf("publish %s after the transaction of %s at %s committed: if the process stops or the publish fails in between, the event is lost", pub, wr, at)
+	case RuleInTx:
+		msg = fmt.Sprintf("publish %s inside the transaction of %s at %s, before it commits: if the transaction rolls back, consumers act on data that never existed", pub, wr, at)
+	case RuleBeforeWrite:
+		msg = fmt.Sprintf("publish %s before the DB write %s at %s: if the write fails, consumers act on data that never existed", pub, wr, at)
+	case RuleAsync:
+		how := "in a goroutine"
+		switch p.async {
+		case asyncDefer:
+			how = "in a defer"
+		case asyncRetry:
+			how = "in a retry"
+		case syncCall:
+			how = "in a retry loop"
+		}
+		msg = fmt.Sprintf("publish %s %s next to the DB write %s at %s: it runs apart from the write's transaction, so a crash or rollback loses or invents the event", pub, how, wr, at)
+	case RuleOutboxOther:
+		msg = fmt.Sprintf("outbox insert %s is not in the transaction of the DB write %s at %s (another handle or session): the row and the event can disagree", pub, wr, at)
+	}
+	return msg, adviceFor(rule, w.eff.Store)
+}
+
+func describe(e *Effect) string {
+	s := catalog.Short(e.Name)
+	if len(e.Via) > 0 {
+		vias := make([]string, len(e.Via))
+		for i, v := range e.Via {
+			vias[i] = catalog.Short(v)
+		}
+		s += " (via " + strings.Join(vias, " -> ")
+		if e.ViaInterface {
+			s += ", through an interface"
+		}
+		s += ")"
+	}
+	return s
+}
+
+func adviceFor(rule, store string) string {
+	switch store {
+	case catalog.DynamoDB:
+		return "DynamoDB: put the event as an outbox item in the same TransactWriteItems call and publish it from DynamoDB Streams"
+	case catalog.MongoDB:
+		return "MongoDB: insert the event document in the same Mongo transaction (session WithTransaction) and publish it from a change stream"
+	case catalog.Cassandra:
+		return "Cassandra: write the event row in the same logged batch and publish it with CDC or a relay reading that table"
+	case catalog.Firestore:
+		return "Firestore: write the event document in the same RunTransaction and publish it from a Firestore trigger"
+	}
+	if rule == RuleOutboxOther {
+		return "insert the outbox row with the transaction handle the write uses"
+	}
+	return "insert an outbox row in the write's transaction (outbox.Insert(ctx, tx, msg)) and let the relay publish"
+}

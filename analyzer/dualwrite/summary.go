@@ -1,0 +1,101 @@
+package dualwrite
+
+import (
+	"go/token"
+	"path/filepath"
+	"strconv"
+)
+
+// summarize turns the events of one function into what its callers see.
+func (c *collector) summarize() *Effects {
+	var out Effects
+	for i := range c.events {
+		ev := &c.events[i]
+		switch ev.kind {
+		case evWrite:
+			if out.Write != nil && (!out.Write.Covered || c.covered(ev)) {
+				continue
+			}
+			e := *ev.eff
+			e.Handle = c.paramHandle(ev.handle, ev.base)
+			e.InTx = ev.inTx
+			if ev.inTx && e.Handle == HandleInternal && (ev.scope != nil || c.commits(ev)) {
+				e.Committed = true
+			}
+			e.Covered = ev.eff.Covered || c.covered(ev)
+			e.Leaf = c.leaf(ev)
+			out.Write = &e
+		case evPublish:
+			if out.Publish != nil || ev.errPath || c.relay {
+				continue
+			}
+			e := *ev.eff
+			e.Leaf = c.leaf(ev)
+			out.Publish = &e
+		case evOutbox:
+			if out.Outbox != nil {
+				continue
+			}
+			e := *ev.eff
+			e.Handle = c.paramHandle(ev.handle, ev.base)
+			e.Leaf = c.leaf(ev)
+			out.Outbox = &e
+		}
+	}
+	if out.empty() {
+		return nil
+	}
+	return &out
+}
+
+func (c *collector) leaf(ev *event) string {
+	if ev.eff.Leaf != "" {
+		return ev.eff.Leaf
+	}
+	return shortPos(c.fset.Position(ev.pos))
+}
+
+func shortPos(p token.Position) string {
+	return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+}
+
+// covered reports whether an outbox row is inserted in the same transaction as write w.
+func (c *collector) covered(w *event) bool {
+	if w.eff.Covered {
+		return true
+	}
+	for i := range c.events {
+		o := &c.events[i]
+		if o.kind == evOutbox && sameTx(w, o) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameTx(w, o *event) bool {
+	if !w.inTx {
+		return false
+	}
+	if w.scope != nil && w.scope == o.scope {
+		return true
+	}
+	return w.handle != nil && w.handle == o.handle
+}
+
+// commits reports whether the transaction of write w is committed in this function.
+func (c *collector) commits(w *event) bool {
+	for i := range c.events {
+		if cm := &c.events[i]; cm.kind == evCommit && commitsTx(cm, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func commitsTx(cm, w *event) bool {
+	if w.scope != nil {
+		return cm.scope == w.scope && cm.handle == nil
+	}
+	return w.handle != nil && cm.handle == w.handle
+}

@@ -1,0 +1,3 @@
+package aws
+
+func String(s string) *string { return &s }

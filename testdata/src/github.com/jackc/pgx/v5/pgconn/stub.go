@@ -1,0 +1,3 @@
+package pgconn
+
+type CommandTag struct{ s string }

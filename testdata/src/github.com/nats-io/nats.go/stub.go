@@ -1,0 +1,47 @@
+package nats
+
+type Header map[string][]string
+type Msg struct {
+	Subject string
+	Data    []byte
+	Header  Header
+}
+
+func (m *Msg) Ack(opts ...AckOpt) error { return nil }
+
+type AckOpt interface{}
+type PubOpt interface{}
+type SubOpt interface{}
+type MsgHandler func(msg *Msg)
+type Subscription struct{}
+type PubAck struct{}
+type PubAckFuture interface{}
+
+type Conn struct{}
+
+func (nc *Conn) Publish(subj string, data []byte) error                      { return nil }
+func (nc *Conn) PublishMsg(m *Msg) error                                     { return nil }
+func (nc *Conn) PublishRequest(subj, reply string, data []byte) error        { return nil }
+func (nc *Conn) Subscribe(subj string, cb MsgHandler) (*Subscription, error) { return nil, nil }
+func (nc *Conn) QueueSubscribe(subj, queue string, cb MsgHandler) (*Subscription, error) {
+	return nil, nil
+}
+func (nc *Conn) JetStream(opts ...any) (JetStreamContext, error) { return nil, nil }
+
+type EncodedConn struct{}
+
+func (c *EncodedConn) Publish(subject string, v any) error { return nil }
+
+type JetStream interface {
+	Publish(subj string, data []byte, opts ...PubOpt) (*PubAck, error)
+	PublishMsg(m *Msg, opts ...PubOpt) (*PubAck, error)
+	PublishAsync(subj string, data []byte, opts ...PubOpt) (PubAckFuture, error)
+	PublishMsgAsync(m *Msg, opts ...PubOpt) (PubAckFuture, error)
+	Subscribe(subj string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
+	QueueSubscribe(subj, queue string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
+}
+type JetStreamManager interface{ StreamNames() <-chan string }
+type JetStreamContext interface {
+	JetStream
+	JetStreamManager
+}
