@@ -1,6 +1,14 @@
 package scan
 
-import "golang.org/x/tools/go/analysis"
+import (
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
 
-// defaultAnalyzer is the dual-write analyzer; nil until it lands.
-func defaultAnalyzer() *analysis.Analyzer { return nil }
+	"github.com/outboxify/outboxify/analyzer/config"
+	"github.com/outboxify/outboxify/analyzer/dualwrite"
+)
+
+// newAnalyzer is the dual-write analyzer for a loaded program.
+func newAnalyzer(cfg *config.Config, tests bool, pkgs []*packages.Package) *analysis.Analyzer {
+	return dualwrite.NewAnalyzer(dualwrite.Options{Config: cfg, Tests: tests})
+}

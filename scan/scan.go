@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"errors"
 	"fmt"
 	"go/token"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/outboxify/outboxify/analyzer/config"
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
 )
 
@@ -81,19 +81,24 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
+	cfg, err := loadConfig(abs)
+	if err != nil {
+		return nil, err
+	}
+	tests := opts.Tests || cfg != nil && cfg.Tests
 	env := opts.Env
 	if env == nil {
 		env = os.Environ()
 	}
 	fset := token.NewFileSet()
-	cfg := &packages.Config{
+	pcfg := &packages.Config{
 		Mode:  loadMode,
 		Dir:   abs,
 		Env:   env,
-		Tests: opts.Tests,
+		Tests: tests,
 		Fset:  fset,
 	}
-	pkgs, err := packages.Load(cfg, patterns...)
+	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("scan: loading %s: %w", strings.Join(patterns, " "), err)
 	}
@@ -105,16 +110,34 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	}
 	a := opts.Analyzer
 	if a == nil {
-		a = defaultAnalyzer()
-	}
-	if a == nil {
-		return nil, errors.New("scan: no analyzer")
+		a = newAnalyzer(cfg, tests, pkgs)
 	}
 	findings, err := analyze(a, pkgs)
 	if err != nil {
 		return nil, err
 	}
 	return &Program{Dir: abs, Fset: fset, Packages: pkgs, Findings: findings}, nil
+}
+
+// ConfigError reports a .outboxify.yaml that cannot be read or parsed.
+type ConfigError struct {
+	Err error
+}
+
+func (e *ConfigError) Error() string { return "bad configuration: " + e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// loadConfig reads .outboxify.yaml at the module root above dir; nil (no
+// error) when dir is not in a module, which the go command reports itself.
+func loadConfig(dir string) (*config.Config, error) {
+	if _, err := config.ModuleRoot(dir); err != nil {
+		return nil, nil
+	}
+	cfg, err := config.Load(dir)
+	if err != nil {
+		return nil, &ConfigError{Err: err}
+	}
+	return cfg, nil
 }
 
 // packageErrors lists the errors of every loaded package (roots and

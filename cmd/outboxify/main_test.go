@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -41,6 +43,7 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"json": jsonCmd,
 			// exit N cmd args...: run cmd, require exit status N; its
 			// stdout and stderr are kept for the next commands.
 			"exit": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -65,4 +68,42 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+// jsonCmd: json PATH WANT parses the last command's stdout as JSON and
+// compares the value at PATH (dot-separated keys and list indexes; a final
+// "len" is the length of a list) with WANT, formatted as %v.
+func jsonCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: json PATH WANT")
+	}
+	var v any
+	if err := json.Unmarshal([]byte(ts.ReadFile("stdout")), &v); err != nil {
+		ts.Fatalf("stdout is not JSON: %v", err)
+	}
+	for _, key := range strings.Split(args[0], ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[key]; !ok {
+				ts.Fatalf("%s: no key %q", args[0], key)
+			}
+		case []any:
+			if key == "len" {
+				v = len(x)
+				break
+			}
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= len(x) {
+				ts.Fatalf("%s: index %q out of a list of %d", args[0], key, len(x))
+			}
+			v = x[i]
+		default:
+			ts.Fatalf("%s: %q into a %T", args[0], key, v)
+		}
+	}
+	got := fmt.Sprint(v)
+	if (got == args[1]) == neg {
+		ts.Fatalf("%s = %s, want %s%s", args[0], got, map[bool]string{true: "not "}[neg], args[1])
+	}
 }
