@@ -710,26 +710,39 @@ func pubsubPublish(ctor string) func(*extractor, *ast.CallExpr) ([]message, stri
 }
 
 // definition returns the value a local variable was assigned once, or id.
+// When the publish is the variable's only use, its declaration goes with it.
 func (x *extractor) definition(id *ast.Ident) ast.Expr {
 	obj := x.info.Uses[id]
 	var val ast.Expr
-	n := 0
+	var def ast.Stmt
+	n, uses := 0, 0
 	ast.Inspect(x.body, func(nd ast.Node) bool {
-		if as, ok := nd.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
-			for i, l := range as.Lhs {
-				if li, ok := l.(*ast.Ident); ok && (x.info.Defs[li] == obj || x.info.Uses[li] == obj) {
-					val = as.Rhs[i]
-					n++
+		switch nd := nd.(type) {
+		case *ast.AssignStmt:
+			if len(nd.Lhs) == len(nd.Rhs) {
+				for i, l := range nd.Lhs {
+					if li, ok := l.(*ast.Ident); ok && (x.info.Defs[li] == obj || x.info.Uses[li] == obj) {
+						val, def = nd.Rhs[i], nd
+						n++
+					}
 				}
+			}
+		case *ast.Ident:
+			if x.info.Uses[nd] == obj {
+				uses++
 			}
 		}
 		return true
 	})
-	if n == 1 && obj != nil {
-		x.deps = append(x.deps, id)
-		return val
+	if n != 1 || obj == nil {
+		return id
 	}
-	return id
+	if as, ok := def.(*ast.AssignStmt); ok && uses == 1 && len(as.Lhs) == 1 && as.Tok == token.DEFINE {
+		x.removable = append(x.removable, def)
+	} else {
+		x.deps = append(x.deps, id)
+	}
+	return val
 }
 
 func redisPublish(x *extractor, call *ast.CallExpr) ([]message, string) {

@@ -681,16 +681,22 @@ func (fr *fileRewriter) planCommitted(u *unit, txObj types.Object, commit *ast.C
 	if commitStmt == nil || moved == nil || commitStmt == moved {
 		return nil, "the publish and the commit share a statement", ""
 	}
-	// Statements between Commit and the publish that compute values the
-	// message needs move along; a database read among them is a re-read.
-	needed := fr.identsIn(moved, u.top)
-	for _, e := range u.x.deps {
-		for o := range fr.identsIn(e, nil) {
-			needed[o] = true
+	// Statements between Commit and the publish that compute local values
+	// the message needs move along; a database access among them is a
+	// re-read (it would see committed state, not what this transaction wrote).
+	_, fnBody := funcParts(u.fn)
+	local := func(objs map[types.Object]bool) map[types.Object]bool {
+		out := map[types.Object]bool{}
+		for o := range objs {
+			if v, ok := o.(*types.Var); ok && !v.IsField() && o.Pos() >= fnBody.Pos() && o.Pos() < fnBody.End() {
+				out[o] = true
+			}
 		}
+		return out
 	}
-	if u.top != moved {
-		for o := range fr.identsIn(moved, u.top) {
+	needed := local(fr.identsIn(moved, u.top))
+	for _, e := range u.x.deps {
+		for o := range local(fr.identsIn(e, nil)) {
 			needed[o] = true
 		}
 	}
@@ -699,19 +705,30 @@ func (fr *fileRewriter) planCommitted(u *unit, txObj types.Object, commit *ast.C
 	carried := map[int]bool{}
 	for i := mi - 1; i > ci; i-- {
 		s := list[i]
-		if slices.Contains(u.x.removable, s) || !fr.definesAny(s, needed) {
+		if slices.Contains(u.x.removable, s) || !fr.refersAny(s, needed) {
 			continue
 		}
 		if fr.touchesDB(s, txObj) {
 			return nil, "the payload is read back from the database after Commit (a re-read); build it from the values the transaction wrote", ""
 		}
+		if fr.isPlainErrCheck(s) {
+			continue // goes with the statement it checks, below
+		}
 		if hasControl(s) {
 			return nil, "a statement computing the payload after Commit can return or branch; moving it before Commit would change the flow", ""
 		}
 		carried[i] = true
-		for o := range fr.identsIn(s, nil) {
+		for o := range local(fr.identsIn(s, nil)) {
 			needed[o] = true
 		}
+		ast.Inspect(s, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if o := fr.info.Defs[id]; o != nil {
+					needed[o] = true
+				}
+			}
+			return true
+		})
 	}
 	// The error check right after a carried statement goes with it (a
 	// failed json.Marshal now aborts the transaction instead of following it).
@@ -820,6 +837,28 @@ func (fr *fileRewriter) planGormAfter(u *unit, call *ast.CallExpr) (*plan, strin
 		}
 		fr.insert(dRet, false, stmts...)
 	}}, "", ""
+}
+
+// refersAny reports whether s uses or declares one of objs.
+func (fr *fileRewriter) refersAny(s ast.Stmt, objs map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && (objs[fr.info.Uses[id]] || objs[fr.info.Defs[id]]) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// isPlainErrCheck reports whether s is `if v != nil { return ... }`.
+func (fr *fileRewriter) isPlainErrCheck(s ast.Stmt) bool {
+	is, ok := s.(*ast.IfStmt)
+	if !ok || is.Init != nil || is.Else != nil {
+		return false
+	}
+	b, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+	return ok && b.Op == token.NEQ && isNil(b.Y) && isErrorType(fr.info.TypeOf(b.X))
 }
 
 // checksDefinedBy reports whether next is `if v != nil { ... }` on a
