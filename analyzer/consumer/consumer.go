@@ -56,6 +56,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "report broker consumers whose handler writes without the inbox or an idempotent upsert (OBX101), or calls an external API without an idempotency key (OBX102)",
 	URL:        docURL,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
+	FactTypes:  []analysis.Fact{new(funcFact)},
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 }
@@ -91,6 +92,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := &checker{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, closures: map[types.Object]*ast.FuncLit{}}
 	c.index()
+	c.summarize()
 	res := &Result{}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
@@ -116,9 +118,10 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	pass     *analysis.Pass
-	decls    map[*types.Func]*ast.FuncDecl
-	closures map[types.Object]*ast.FuncLit // handler := func(...) {...}
+	pass      *analysis.Pass
+	summaries map[*types.Func]*funcFact
+	decls     map[*types.Func]*ast.FuncDecl
+	closures  map[types.Object]*ast.FuncLit // handler := func(...) {...}
 }
 
 func (c *checker) index() {
@@ -163,7 +166,7 @@ type root struct {
 }
 
 func (c *checker) consumer(res *Result, call *ast.CallExpr, fn *types.Func, ep entryPoint, stack []ast.Node) {
-	w := &walker{checker: c, derived: map[types.Object]bool{}, visited: map[*ast.FuncDecl]bool{}}
+	w := &walker{checker: c, derived: map[types.Object]bool{}, visited: map[*ast.FuncDecl]bool{}, summaries: c.summaries}
 	var roots []root
 	handler := ""
 	switch ep.Shape {
@@ -276,11 +279,13 @@ func (c *checker) call(n ast.Node, name string) dualwrite.Call {
 // walker collects what a handler does.
 type walker struct {
 	*checker
-	inbox     bool
-	writes    []write
-	externals []external
-	derived   map[types.Object]bool // locals holding a value derived from the message id
-	visited   map[*ast.FuncDecl]bool
+	inbox       bool
+	writes      []write
+	externals   []external
+	derived     map[types.Object]bool // locals holding a value derived from the message id
+	visited     map[*ast.FuncDecl]bool
+	summaries   map[*types.Func]*funcFact // this package's functions (see summarize)
+	summarizing bool                      // computing summaries: never walk into callees
 	// idempotencyHeaderSet: the handler sets an Idempotency-Key style
 	// header to a value derived from the message id (direct net/http use).
 	idempotencyHeaderSet bool
@@ -480,10 +485,17 @@ func (w *walker) walk(r root, depth int, site *ast.CallExpr) {
 			return true
 		}
 		if d := w.decls[fn]; d != nil {
-			if depth == 0 && !w.visited[d] {
+			if depth == 0 && !w.visited[d] && !w.summarizing {
 				w.visited[d] = true
 				w.walk(root{node: d.Body}, depth+1, call)
+			} else if sum := w.summaries[fn.Origin()]; sum != nil {
+				w.apply(call, fn, sum, depth, site)
 			}
+			return true
+		}
+		var fact funcFact
+		if w.pass.ImportObjectFact(fn.Origin(), &fact) {
+			w.apply(call, fn, &fact, depth, site)
 			return true
 		}
 		if returnsSQLResult(fn) {

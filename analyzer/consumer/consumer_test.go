@@ -12,7 +12,7 @@ import (
 
 func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), consumer.Analyzer,
-		"kafkago", "saramacg", "franz", "natscore", "jetstreamc", "amqpc", "sqsc", "pubsubc", "external")
+		"kafkago", "saramacg", "franz", "natscore", "jetstreamc", "amqpc", "sqsc", "pubsubc", "external", "crosspkg", "example.com/repo", "example.com/mailer")
 }
 
 // TestInventory checks the consumers the analyzer lists for the report:

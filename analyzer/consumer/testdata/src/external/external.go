@@ -14,7 +14,7 @@ import (
 // PaymentClient talks to the payment provider over HTTP.
 type PaymentClient struct{ hc *http.Client }
 
-func (p *PaymentClient) Charge(ctx context.Context, cents int64, idempotencyKey string) error {
+func (p *PaymentClient) Charge(ctx context.Context, cents int64, idempotencyKey string) error { // want Charge:`consumer\(external \(\*net/http.Client\).Do\)`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example/charges", nil)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ type badHandler struct{ db *sql.DB }
 
 func (badHandler) Setup(sarama.ConsumerGroupSession) error   { return nil }
 func (badHandler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
-func (h badHandler) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
+func (h badHandler) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error { // want ConsumeClaim:`consumer\(writes \(\*database/sql.DB\).Exec\)`
 	for m := range c.Messages() {
 		if _, err := h.db.Exec("UPDATE stock SET qty = qty - 1 WHERE sku = $1", string(m.Key)); err != nil {
 			return err
@@ -26,7 +26,7 @@ type goodHandler struct{ db *sql.DB }
 
 func (goodHandler) Setup(sarama.ConsumerGroupSession) error   { return nil }
 func (goodHandler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
-func (h *goodHandler) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
+func (h *goodHandler) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error { // want ConsumeClaim:`consumer\(inbox\)`
 	for m := range c.Messages() {
 		err := inbox.Process(s.Context(), h.db, "stock", string(m.Headers[0].Value), func(tx *sql.Tx) error {
 			_, err := tx.Exec("UPDATE stock SET qty = qty - 1 WHERE sku = $1", string(m.Key))
