@@ -12,5 +12,5 @@ import (
 var testdata, _ = filepath.Abs(filepath.Join("..", "..", "testdata"))
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, testdata, dualwrite.Analyzer, "rows/...", "shapes/...")
+	analysistest.Run(t, testdata, dualwrite.Analyzer, "shapes/...")
 }
