@@ -23,6 +23,11 @@ type Options struct {
 	Tests bool
 	// Env is the environment for the go command; nil means os.Environ().
 	Env []string
+	// AllBodies keeps the function bodies of every dependency. By default
+	// only root packages and dependencies that reach a catalogued client
+	// library (or a configured publisher/writer) keep them: the others
+	// cannot write or publish, and dropping them halves load time.
+	AllBodies bool
 	// Analyzer replaces the dual-write analyzer (tests of the loader).
 	// Its result type must be *dualwrite.Result.
 	Analyzer *analysis.Analyzer
@@ -98,7 +103,7 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		Tests: tests,
 		Fset:  fset,
 	}
-	pkgs, err := packages.Load(pcfg, patterns...)
+	pkgs, err := loadPackages(pcfg, patterns, cfg, opts.AllBodies)
 	if err != nil {
 		return nil, fmt.Errorf("scan: loading %s: %w", strings.Join(patterns, " "), err)
 	}

@@ -1,0 +1,194 @@
+package scan
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/outboxify/outboxify/analyzer/catalog"
+	"github.com/outboxify/outboxify/analyzer/config"
+)
+
+// Loading is most of a scan's time and memory. Most of a program's
+// dependencies (the standard library, a web framework, a metrics client)
+// can neither write to a store nor publish: they import no catalogued client
+// library, directly or transitively. Their function bodies cannot matter to
+// the analyzer, so they are dropped right after parsing and those packages
+// are type-checked from their declarations only, the way go/packages treats
+// dependencies it only needs types for. Packages that reach a client library
+// (a home-made event bus wrapping kafka-go, a repository on database/sql)
+// and every root package keep full syntax. The client libraries themselves
+// are described by the catalog's rows, so their bodies are dropped too.
+
+// metaMode is the cheap first load: the import graph and file names only.
+const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps
+
+// loadPackages loads patterns with full syntax for the root packages and for
+// dependencies that reach a catalogued client; others lose their bodies.
+func loadPackages(pcfg *packages.Config, patterns []string, cfg *config.Config, allBodies bool) ([]*packages.Package, error) {
+	if allBodies {
+		return packages.Load(pcfg, patterns...)
+	}
+	meta := *pcfg
+	meta.Mode = metaMode
+	meta.Fset = nil
+	roots, err := packages.Load(&meta, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	if packageErrorCount(roots) > 0 {
+		// Let the full load report the errors with positions.
+		return packages.Load(pcfg, patterns...)
+	}
+	keep := relevantPackages(roots, cfg)
+	stripped := map[string]bool{} // files whose bodies are dropped
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if keep[p.PkgPath] {
+			return
+		}
+		for _, f := range p.CompiledGoFiles {
+			stripped[f] = true
+		}
+	})
+	// A file shared by a kept package (a test variant) stays whole.
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if keep[p.PkgPath] {
+			for _, f := range p.CompiledGoFiles {
+				delete(stripped, f)
+			}
+		}
+	})
+	full := *pcfg
+	full.ParseFile = func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+		if !stripped[filename] {
+			return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+		}
+		f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
+		if f != nil {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					switch {
+					case fd.Recv == nil && fd.Name.Name == "init":
+						fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Lbrace}
+					case isGeneric(fd):
+						// Generic functions need a body: a terminating one.
+						fd.Body = panicBody(fd.Body.Lbrace)
+					default:
+						fd.Body = nil // a declaration without body, like an assembly function
+					}
+				}
+			}
+		}
+		return f, err
+	}
+	pkgs, err := packages.Load(&full, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	forgiveStrippedImports(pkgs, keep)
+	return pkgs, nil
+}
+
+// relevantPackages returns the import paths whose bodies the analyzer may
+// need: the roots, and every non-client package that imports a catalogued
+// client or a package named by the configuration, directly or not.
+func relevantPackages(roots []*packages.Package, cfg *config.Config) map[string]bool {
+	cat := catalog.Default()
+	configured := map[string]bool{}
+	if cfg != nil {
+		for _, row := range cfg.Rows() {
+			if p := catalog.PackageOf(row.Name); p != "" {
+				configured[p] = true
+			}
+		}
+	}
+	reaches := map[string]bool{} // path -> imports a client or configured package
+	var visit func(p *packages.Package) bool
+	visit = func(p *packages.Package) bool {
+		if r, ok := reaches[p.PkgPath]; ok {
+			return r
+		}
+		reaches[p.PkgPath] = false // cycles cannot happen in Go; this guards repeats
+		r := configured[p.PkgPath] || cat.IsClient(p.PkgPath)
+		for _, imp := range p.Imports {
+			if visit(imp) {
+				r = true
+			}
+		}
+		reaches[p.PkgPath] = r
+		return r
+	}
+	keep := map[string]bool{}
+	for _, p := range roots {
+		visit(p)
+		keep[p.PkgPath] = true
+	}
+	for path, r := range reaches {
+		if r && (configured[path] || !cat.IsClient(path)) {
+			keep[path] = true
+		}
+	}
+	return keep
+}
+
+// forgiveStrippedImports removes the "imported and not used" errors that
+// dropping bodies causes (the uses were in the bodies) and recomputes
+// IllTyped, which the analysis driver checks before running.
+func forgiveStrippedImports(pkgs []*packages.Package, keep map[string]bool) {
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		errs := p.Errors[:0]
+		for _, e := range p.Errors {
+			if e.Kind == packages.TypeError && strings.Contains(e.Msg, "imported") && strings.Contains(e.Msg, "not used") && !keep[p.PkgPath] {
+				continue
+			}
+			errs = append(errs, e)
+		}
+		if len(errs) == 0 {
+			errs = nil
+		}
+		p.Errors = errs
+		ill := len(p.Errors) > 0
+		for _, imp := range p.Imports {
+			ill = ill || imp.IllTyped
+		}
+		p.IllTyped = ill
+	})
+}
+
+func packageErrorCount(pkgs []*packages.Package) int {
+	n := 0
+	packages.Visit(pkgs, nil, func(p *packages.Package) { n += len(p.Errors) })
+	return n
+}
+
+func isGeneric(fd *ast.FuncDecl) bool {
+	if fd.Type.TypeParams != nil && len(fd.Type.TypeParams.List) > 0 {
+		return true
+	}
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return false
+	}
+	t := fd.Recv.List[0].Type
+	if st, ok := t.(*ast.StarExpr); ok {
+		t = st.X
+	}
+	switch t.(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
+}
+
+// panicBody is `{ panic(0) }` at pos.
+func panicBody(pos token.Pos) *ast.BlockStmt {
+	call := &ast.CallExpr{
+		Fun:    &ast.Ident{NamePos: pos, Name: "panic"},
+		Lparen: pos, Rparen: pos,
+		Args: []ast.Expr{&ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: "0"}},
+	}
+	return &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ExprStmt{X: call}}, Rbrace: pos}
+}
