@@ -1,6 +1,12 @@
 package consumer
 
-import "regexp"
+import (
+	"go/ast"
+	"go/types"
+	"regexp"
+
+	"github.com/outboxify/outboxify/analyzer/catalog"
+)
 
 // handlerShape says where a consumer entry point's handler is.
 type handlerShape int
@@ -23,36 +29,42 @@ type entryPoint struct {
 	Method string
 }
 
-// entryPoints are the consumer APIs, keyed by (*types.Func).FullName().
-// Interface methods are keyed by the interface that declares them.
-var entryPoints = map[string]entryPoint{
-	"(*github.com/segmentio/kafka-go.Reader).FetchMessage": {Shape: shapePull},
-	"(*github.com/segmentio/kafka-go.Reader).ReadMessage":  {Shape: shapePull},
-
-	"(github.com/IBM/sarama.ConsumerGroup).Consume":     {Shape: shapeHandlerType, Arg: 2, Method: "ConsumeClaim"},
-	"(github.com/Shopify/sarama.ConsumerGroup).Consume": {Shape: shapeHandlerType, Arg: 2, Method: "ConsumeClaim"},
-
-	"(*github.com/twmb/franz-go/pkg/kgo.Client).PollFetches": {Shape: shapePull},
-	"(*github.com/twmb/franz-go/pkg/kgo.Client).PollRecords": {Shape: shapePull},
-
-	"(*github.com/nats-io/nats.go.Conn).Subscribe":             {Shape: shapeCallback, Arg: 1},
-	"(*github.com/nats-io/nats.go.Conn).QueueSubscribe":        {Shape: shapeCallback, Arg: 2},
-	"(github.com/nats-io/nats.go.JetStream).Subscribe":         {Shape: shapeCallback, Arg: 1},
-	"(github.com/nats-io/nats.go.JetStream).QueueSubscribe":    {Shape: shapeCallback, Arg: 2},
-	"(*github.com/nats-io/nats.go.Subscription).Fetch":         {Shape: shapePull},
-	"(*github.com/nats-io/nats.go.Subscription).NextMsg":       {Shape: shapePull},
-	"(github.com/nats-io/nats.go/jetstream.Consumer).Consume":  {Shape: shapeCallback, Arg: 0},
-	"(github.com/nats-io/nats.go/jetstream.Consumer).Messages": {Shape: shapePull},
-	"(github.com/nats-io/nats.go/jetstream.Consumer).Fetch":    {Shape: shapePull},
-
-	"(*github.com/rabbitmq/amqp091-go.Channel).Consume":            {Shape: shapePull},
+// missingConsumeRows are consumer entry points the shared catalog does not
+// list (yet); the catalog wins when it gains them.
+var missingConsumeRows = map[string]entryPoint{
+	"(*github.com/segmentio/kafka-go.Reader).FetchMessage":         {Shape: shapePull},
+	"(*github.com/segmentio/kafka-go.Reader).ReadMessage":          {Shape: shapePull},
+	"(*github.com/nats-io/nats.go.Subscription).Fetch":             {Shape: shapePull},
+	"(*github.com/nats-io/nats.go.Subscription).NextMsg":           {Shape: shapePull},
 	"(*github.com/rabbitmq/amqp091-go.Channel).ConsumeWithContext": {Shape: shapePull},
-	"(*github.com/streadway/amqp.Channel).Consume":                 {Shape: shapePull},
+}
 
-	"(*github.com/aws/aws-sdk-go-v2/service/sqs.Client).ReceiveMessage": {Shape: shapePull},
+// handlerMethods are the methods of handler types that hold the handling
+// code (sarama's ConsumerGroupHandler, asynq's Handler, watermill's
+// NoPublishHandlerFunc is a func and needs none).
+var handlerMethods = []string{"ConsumeClaim", "ProcessTask", "HandleMessage", "Handle"}
 
-	"(*cloud.google.com/go/pubsub.Subscription).Receive":  {Shape: shapeCallback, Arg: 1},
-	"(*cloud.google.com/go/pubsub/v2.Subscriber).Receive": {Shape: shapeCallback, Arg: 1},
+// entryPointOf reports whether fn is a consumer entry point of the catalog
+// (Kind Consume) and where its handler is.
+func entryPointOf(info *types.Info, call *ast.CallExpr, fn *types.Func) (entryPoint, bool) {
+	e := catalog.Default().Match(fn)
+	if e == nil || e.Kind != catalog.Consume {
+		if ep, ok := missingConsumeRows[fn.Origin().FullName()]; ok {
+			return ep, true
+		}
+		return entryPoint{}, false
+	}
+	if e.Func == catalog.NoArg {
+		return entryPoint{Shape: shapePull}, true
+	}
+	if e.Func < len(call.Args) {
+		if t := info.TypeOf(call.Args[e.Func]); t != nil {
+			if _, isFunc := t.Underlying().(*types.Signature); !isFunc {
+				return entryPoint{Shape: shapeHandlerType, Arg: e.Func}, true
+			}
+		}
+	}
+	return entryPoint{Shape: shapeCallback, Arg: e.Func}, true
 }
 
 // brokerPackages are the import paths (or prefixes) whose message types carry
@@ -82,70 +94,7 @@ var idHeader = regexp.MustCompile(`(?i)^(outbox-id|nats-msg-id|message-?id|x-mes
 // idempotencyHeader matches the conventional idempotency header name.
 var idempotencyHeader = regexp.MustCompile(`(?i)idempotency`)
 
-// dbWrites are DB write calls, keyed by full name. The value is the index of
-// the SQL text argument, or -1 when the call carries no SQL text.
-var dbWrites = map[string]int{
-	"(*database/sql.DB).Exec":          0,
-	"(*database/sql.DB).ExecContext":   1,
-	"(*database/sql.Tx).Exec":          0,
-	"(*database/sql.Tx).ExecContext":   1,
-	"(*database/sql.Conn).ExecContext": 1,
-	"(*database/sql.Stmt).Exec":        -1,
-	"(*database/sql.Stmt).ExecContext": -1,
-
-	"(*github.com/jackc/pgx/v5.Conn).Exec":              1,
-	"(*github.com/jackc/pgx/v5/pgxpool.Pool).Exec":      1,
-	"(*github.com/jackc/pgx/v5/pgxpool.Conn).Exec":      1,
-	"(*github.com/jackc/pgx/v5/pgxpool.Tx).Exec":        1,
-	"(github.com/jackc/pgx/v5.Tx).Exec":                 1,
-	"(*github.com/jackc/pgx/v5.Conn).SendBatch":         -1,
-	"(*github.com/jackc/pgx/v5/pgxpool.Pool).SendBatch": -1,
-	"(github.com/jackc/pgx/v5.Tx).SendBatch":            -1,
-	"(*github.com/jackc/pgx/v5.Conn).CopyFrom":          -1,
-	"(*github.com/jackc/pgx/v5/pgxpool.Pool).CopyFrom":  -1,
-	"(github.com/jackc/pgx/v5.Tx).CopyFrom":             -1,
-	"(*github.com/jackc/pgx/v4.Conn).Exec":              1,
-	"(*github.com/jackc/pgx/v4/pgxpool.Pool).Exec":      1,
-	"(github.com/jackc/pgx/v4.Tx).Exec":                 1,
-
-	"(*github.com/jmoiron/sqlx.DB).NamedExec":        0,
-	"(*github.com/jmoiron/sqlx.DB).NamedExecContext": 1,
-	"(*github.com/jmoiron/sqlx.DB).MustExec":         0,
-	"(*github.com/jmoiron/sqlx.DB).MustExecContext":  1,
-	"(*github.com/jmoiron/sqlx.Tx).NamedExec":        0,
-	"(*github.com/jmoiron/sqlx.Tx).NamedExecContext": 1,
-	"(*github.com/jmoiron/sqlx.Tx).MustExec":         0,
-	"(*github.com/jmoiron/sqlx.Tx).MustExecContext":  1,
-
-	"(*gorm.io/gorm.DB).Create":        -1,
-	"(*gorm.io/gorm.DB).Save":          -1,
-	"(*gorm.io/gorm.DB).Update":        -1,
-	"(*gorm.io/gorm.DB).Updates":       -1,
-	"(*gorm.io/gorm.DB).UpdateColumn":  -1,
-	"(*gorm.io/gorm.DB).UpdateColumns": -1,
-	"(*gorm.io/gorm.DB).Delete":        -1,
-	"(*gorm.io/gorm.DB).FirstOrCreate": -1,
-	"(*gorm.io/gorm.DB).Exec":          0,
-}
-
-// dmlQueries are query calls that write when their SQL text is DML
-// (INSERT ... RETURNING, sqlc's :one inserts). Value: SQL argument index.
-var dmlQueries = map[string]int{
-	"(*database/sql.DB).QueryRowContext":               1,
-	"(*database/sql.DB).QueryContext":                  1,
-	"(*database/sql.DB).QueryRow":                      0,
-	"(*database/sql.DB).Query":                         0,
-	"(*database/sql.Tx).QueryRowContext":               1,
-	"(*database/sql.Tx).QueryContext":                  1,
-	"(*database/sql.Tx).QueryRow":                      0,
-	"(*database/sql.Tx).Query":                         0,
-	"(*github.com/jackc/pgx/v5.Conn).QueryRow":         1,
-	"(*github.com/jackc/pgx/v5/pgxpool.Pool).QueryRow": 1,
-	"(github.com/jackc/pgx/v5.Tx).QueryRow":            1,
-}
-
 var (
-	dmlSQL = regexp.MustCompile(`(?is)^\s*(WITH\b.*\b)?(INSERT|UPDATE|DELETE|MERGE|REPLACE|UPSERT)\b`)
 	// idempotentSQL: the write is an upsert or otherwise safe to repeat.
 	idempotentSQL = regexp.MustCompile(`(?is)\bON\s+CONFLICT\b|\bON\s+DUPLICATE\s+KEY\b|^\s*INSERT\s+IGNORE\b|^\s*DELETE\b|^\s*UPDATE\b.*\bWHERE\b.*\bversion\s*<`)
 	// inboxSQL: the write records the message in the inbox table.

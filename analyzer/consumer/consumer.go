@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/outboxify/outboxify/analyzer/catalog"
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
 )
 
@@ -107,7 +108,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if fn == nil {
 			return true
 		}
-		ep, ok := entryPoints[fn.FullName()]
+		ep, ok := entryPointOf(c.pass.TypesInfo, call, fn)
 		if !ok {
 			return true
 		}
@@ -177,11 +178,14 @@ func (c *checker) consumer(res *Result, call *ast.CallExpr, fn *types.Func, ep e
 	case shapeHandlerType:
 		if ep.Arg < len(call.Args) {
 			if t := c.pass.TypesInfo.TypeOf(call.Args[ep.Arg]); t != nil {
-				obj, _, _ := types.LookupFieldOrMethod(t, true, c.pass.Pkg, ep.Method)
-				if m, ok := obj.(*types.Func); ok {
-					handler = m.FullName()
-					if d := c.decls[m]; d != nil {
-						roots = []root{{node: d.Body}}
+				for _, name := range handlerMethods {
+					obj, _, _ := types.LookupFieldOrMethod(t, true, c.pass.Pkg, name)
+					if m, ok := obj.(*types.Func); ok {
+						handler = m.FullName()
+						if d := c.decls[m]; d != nil {
+							roots = []root{{node: d.Body}}
+						}
+						break
 					}
 				}
 			}
@@ -463,15 +467,18 @@ func (w *walker) walk(r root, depth int, site *ast.CallExpr) {
 			w.inbox = true
 			return true
 		}
-		if idx, ok := dbWrites[name]; ok {
-			w.addWrite(call, name, idx, false)
-			return true
-		}
-		if idx, ok := dmlQueries[name]; ok {
-			if sql, ok := w.sqlArg(call, idx); ok && dmlSQL.MatchString(sql) {
-				w.addWrite(call, name, idx, false)
+		if e := catalog.Default().Match(fn); e != nil {
+			switch e.Kind {
+			case catalog.Write:
+				w.addWrite(call, name, e.SQL, false)
+			case catalog.Query:
+				if sql, ok := w.sqlArg(call, e.SQL); ok && catalog.ClassifySQL(sql) == catalog.SQLDML {
+					w.addWrite(call, name, e.SQL, false)
+				}
 			}
-			return true
+			if e.Kind != catalog.TxFunc {
+				return true // TxFunc callbacks (gorm Transaction) hold the writes: walk them
+			}
 		}
 		if w.isExternal(call, fn, depth, site) {
 			at, extName := call, name

@@ -64,6 +64,7 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 		return nil, err
 	}
 	var effectsOf func(*types.Func) (*Effects, bool)
+	var dispatch map[*types.TypeName]*Effect
 	if o.Resolver != nil {
 		effectsOf = o.Resolver.Effects
 	} else {
@@ -72,9 +73,11 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 			return res, nil
 		}
 		effectsOf = facts.effectsOf
+		dispatch = facts.dispatch
 	}
 	r := &reporter{pass: pass, cat: cat, cfg: cfg, tests: o.Tests || cfg.Tests}
 	r.c = newCollector(pass.TypesInfo, pass.Fset, cat, pass.Pkg, effectsOf)
+	r.c.dispatch = dispatch
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.Pos()).Name()
 		if !r.tests && strings.HasSuffix(name, "_test.go") || cfg.Excluded(name) {

@@ -73,6 +73,13 @@ type collector struct {
 	localCall bool                           // called a function of this package (fixed point needs another round)
 	recv      types.Object
 	params    []*types.Var
+
+	// dispatch maps a dispatcher type to what the closures registered with
+	// it publish (Register(name, func(...){ publish })); its methods that
+	// call a function value then publish too. Shared across units.
+	dispatch        map[*types.TypeName]*Effect
+	dispatchChanged bool
+	dynamic         bool // the unit calls a function value
 }
 
 func newCollector(info *types.Info, fset *token.FileSet, cat *catalog.Catalog, pkg *types.Package, effectsOf func(*types.Func) (*Effects, bool)) *collector {
@@ -86,7 +93,7 @@ func (c *collector) unit(sig *types.Signature, body *ast.BlockStmt) {
 	c.alias = nil
 	c.txVars = nil
 	c.scopeOf = nil
-	c.relay, c.localCall = false, false
+	c.relay, c.localCall, c.dynamic = false, false, false
 	c.recv, c.params = nil, c.params[:0]
 	if sig != nil {
 		if r := sig.Recv(); r != nil {
@@ -209,6 +216,11 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			c.walk(arg, wc)
 			continue
 		}
+		if row == nil && fn != nil && isRegistration(fn) {
+			c.register(fn, lit)
+			c.lits = append(c.lits, lit)
+			continue
+		}
 		if row != nil && row.Kind == catalog.TxFunc && row.Func == i {
 			w := wc
 			w.scope = call
@@ -224,6 +236,9 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	}
 
 	if fn == nil {
+		if _, isVar := callee.(*types.Var); isVar || callee == nil {
+			c.dynamicCall(call, wc)
+		}
 		return
 	}
 	if row != nil {
@@ -688,4 +703,65 @@ func (c *collector) paramHandle(h, base types.Object) int {
 		}
 	}
 	return HandleInternal
+}
+
+// isRegistration reports whether a method stores the closures it is given
+// for later (an event dispatcher's Register/Subscribe/On/Handle) instead of
+// running them during the call.
+func isRegistration(fn *types.Func) bool {
+	if fn.Signature().Recv() == nil {
+		return false
+	}
+	for _, p := range []string{"Register", "Subscribe", "On", "Handle", "AddHandler", "AddListener", "Listen", "Use"} {
+		if strings.HasPrefix(fn.Name(), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// register records what a closure registered with a dispatcher publishes.
+func (c *collector) register(fn *types.Func, lit *ast.FuncLit) {
+	tn := recvTypeName(fn.Signature().Recv())
+	if tn == nil || c.dispatch == nil {
+		return
+	}
+	if _, done := c.dispatch[tn]; done {
+		return
+	}
+	sub := newCollector(c.info, c.fset, c.cat, c.pkg, c.effectsOf)
+	sub.dispatch = c.dispatch
+	sig, _ := c.info.TypeOf(lit).(*types.Signature)
+	sub.unit(sig, lit.Body)
+	if eff := sub.summarize(); eff != nil && eff.Publish != nil {
+		c.dispatch[tn] = eff.Publish
+		c.dispatchChanged = true
+	}
+}
+
+// dynamicCall: a call of a function value. Inside a dispatcher's method it
+// runs the registered closures.
+func (c *collector) dynamicCall(call *ast.CallExpr, wc wctx) {
+	c.dynamic = true
+	if c.recv == nil || len(c.dispatch) == 0 {
+		return
+	}
+	tn := recvTypeName(c.recv)
+	if e := c.dispatch[tn]; e != nil {
+		c.add(evPublish, call.Pos(), call.Rparen, e.through("func literal registered with "+tn.Name(), false, HandleInternal), nil, nil, wc)
+	}
+}
+
+func recvTypeName(recv types.Object) *types.TypeName {
+	if recv == nil {
+		return nil
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
 }

@@ -34,6 +34,7 @@ type factsResult struct {
 	local    map[*types.Func]*Effects
 	pass     *analysis.Pass
 	relPkgs  map[*types.Package]bool
+	dispatch map[*types.TypeName]*Effect
 }
 
 func (r *factsResult) effectsOf(fn *types.Func) (*Effects, bool) {
@@ -65,7 +66,7 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &factsResult{cat: cat, pass: pass, relPkgs: map[*types.Package]bool{}, local: map[*types.Func]*Effects{}}
+	res := &factsResult{cat: cat, pass: pass, relPkgs: map[*types.Package]bool{}, local: map[*types.Func]*Effects{}, dispatch: map[*types.TypeName]*Effect{}}
 	for _, imp := range pass.Pkg.Imports() {
 		if res.isRelevant(imp) {
 			res.relevant = true
@@ -96,22 +97,24 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 		}
 	}
 	c := newCollector(pass.TypesInfo, pass.Fset, cat, pass.Pkg, res.effectsOf)
+	c.dispatch = res.dispatch
 	for round := 0; round < 12; round++ {
 		changed := false
+		c.dispatchChanged = false
 		for i := range decls {
 			d := &decls[i]
 			if round > 0 && !d.loop {
 				continue
 			}
 			c.unit(d.fn.Signature(), d.decl.Body)
-			d.loop = c.localCall
+			d.loop = c.localCall || c.dynamic
 			eff := c.summarize()
 			if !eff.equal(res.local[d.fn]) {
 				res.local[d.fn] = eff
 				changed = true
 			}
 		}
-		if !changed {
+		if !changed && !c.dispatchChanged {
 			break
 		}
 	}

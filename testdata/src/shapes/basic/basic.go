@@ -74,7 +74,7 @@ func (s *Service) RetryLoop(ctx context.Context, o Order) error {
 // Publish errors ignored or only logged: still a dual write.
 func (s *Service) IgnoredError(ctx context.Context, o Order) {
 	s.db.ExecContext(ctx, "DELETE FROM carts WHERE order_id = $1", o.ID)
-	_ = s.w.WriteMessages(ctx, kafka.Message{Topic: "carts"}) // want `OBX001`
+	_ = s.w.WriteMessages(ctx, kafka.Message{Topic: "carts"})          // want `OBX001`
 	if _, err := s.sns.Publish(ctx, &sns.PublishInput{}); err != nil { // want `OBX001 publish \(\*sns.Client\).Publish`
 		log.Printf("publish: %v", err)
 	}

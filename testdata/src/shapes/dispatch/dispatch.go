@@ -1,0 +1,68 @@
+// Package dispatch holds indirect dispatch: handler closures returned by
+// factories, and an in-process dispatcher whose handlers publish.
+package dispatch
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/rabbitmq/amqp091-go"
+)
+
+type Event struct{ Name, ID string }
+
+type HandlerFunc func(ctx context.Context, e Event) error
+
+// A factory returning a handler closure that writes and publishes.
+func NewOrderPaidHandler(db *sql.DB, ch *amqp091.Channel) HandlerFunc {
+	return func(ctx context.Context, e Event) error {
+		if _, err := db.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", e.ID); err != nil {
+			return err
+		}
+		return ch.PublishWithContext(ctx, "orders", "order.paid", false, false, amqp091.Publishing{Body: []byte(e.ID)}) // want `OBX001 publish \(\*amqp091.Channel\).PublishWithContext`
+	}
+}
+
+// A factory whose handler only publishes: silent.
+func NewNotifyHandler(ch *amqp091.Channel) HandlerFunc {
+	return func(ctx context.Context, e Event) error {
+		return ch.PublishWithContext(ctx, "notify", e.Name, false, false, amqp091.Publishing{})
+	}
+}
+
+// Dispatcher runs registered handlers in-process.
+type Dispatcher struct{ handlers map[string][]HandlerFunc }
+
+func (d *Dispatcher) Register(name string, h HandlerFunc) {
+	d.handlers[name] = append(d.handlers[name], h)
+}
+
+func (d *Dispatcher) Dispatch(ctx context.Context, e Event) error {
+	for _, h := range d.handlers[e.Name] {
+		if err := h(ctx, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type Service struct {
+	db *sql.DB
+	d  *Dispatcher
+}
+
+func NewService(db *sql.DB, ch *amqp091.Channel) *Service {
+	d := &Dispatcher{handlers: map[string][]HandlerFunc{}}
+	d.Register("OrderCancelled", func(ctx context.Context, e Event) error {
+		return ch.Publish("orders", "order.cancelled", false, false, amqp091.Publishing{Body: []byte(e.ID)})
+	})
+	return &Service{db: db, d: d}
+}
+
+// The write, then the dispatcher whose registered handler publishes.
+func (s *Service) Cancel(ctx context.Context, id string) error {
+	if _, err := s.db.ExecContext(ctx, "UPDATE orders SET status = 'cancelled' WHERE id = $1", id); err != nil {
+		return err
+	}
+	return s.d.Dispatch(ctx, Event{Name: "OrderCancelled", ID: id}) // want `OBX001 publish \(\*amqp091.Channel\).Publish \(via \(\*dispatch.Dispatcher\).Dispatch`
+}
