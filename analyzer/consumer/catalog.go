@@ -15,8 +15,8 @@ const (
 	// shapeCallback: the handler is argument Arg (a closure, a function or
 	// method value, or a call that returns one).
 	shapeCallback handlerShape = iota
-	// shapeHandlerType: argument Arg is a value whose Method is the handler
-	// (sarama's ConsumerGroupHandler.ConsumeClaim).
+	// shapeHandlerType: argument Arg is a value whose method (handlerMethods)
+	// is the handler (sarama's ConsumerGroupHandler.ConsumeClaim).
 	shapeHandlerType
 	// shapePull: the call returns messages; the handler is the code after
 	// the call in the enclosing function.
@@ -24,9 +24,8 @@ const (
 )
 
 type entryPoint struct {
-	Shape  handlerShape
-	Arg    int
-	Method string
+	Shape handlerShape
+	Arg   int
 }
 
 // missingConsumeRows are consumer entry points the shared catalog does not

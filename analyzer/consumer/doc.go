@@ -16,11 +16,10 @@
 //	        key derived from the message id: a redelivery repeats the side
 //	        effect.
 //
-// Consumer entry points come from a table keyed by full names (kafka-go
-// Reader.FetchMessage/ReadMessage, sarama ConsumerGroup.Consume, franz-go
-// PollFetches/PollRecords, nats.go Subscribe/QueueSubscribe, jetstream
-// Consumer.Consume/Messages/Fetch, amqp Channel.Consume, SQS ReceiveMessage,
-// Pub/Sub Receive). The handler is the closure or named function passed to
+// Consumer entry points and DB writes come from the shared catalog
+// (analyzer/catalog: Consume rows, Write and DML Query rows), plus the few
+// consumer rows it lacks (kafka-go Reader.FetchMessage/ReadMessage, nats
+// Subscription.Fetch/NextMsg). The handler is the closure or named function passed to
 // the entry point (sarama: the handler type's ConsumeClaim method), or, for
 // pull APIs, the code after the call in the enclosing function. Calls from
 // the handler into functions of the same package are followed one level, so
