@@ -67,6 +67,11 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	var dispatch map[*types.TypeName]*Effect
 	if o.Resolver != nil {
 		effectsOf = o.Resolver.Effects
+		if pr, ok := o.Resolver.(interface {
+			dispatchFor(*types.Package) map[*types.TypeName]*Effect
+		}); ok {
+			dispatch = pr.dispatchFor(pass.Pkg)
+		}
 	} else {
 		facts := pass.ResultOf[pass.Analyzer.Requires[0]].(*factsResult)
 		if !facts.relevant || cat.IsClient(pass.Pkg.Path()) {

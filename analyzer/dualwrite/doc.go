@@ -1,0 +1,78 @@
+// Package dualwrite owns outboxify's detection: the go/analysis analyzer
+// that reports dual writes (a store write and a broker publish without one
+// transaction between them) and the typed findings scan, fix and report
+// share (finding.go).
+//
+// # Rules
+//
+//   - OBX001 publish after an autocommitted write: a crash in between loses the event.
+//   - OBX002 publish after Commit (in the function or in a callee): same.
+//   - OBX003 publish inside the transaction before Commit: it announces data that may roll back.
+//   - OBX004 publish before the write: it announces data that may never exist.
+//   - OBX005 publish in a goroutine, a defer or a retry loop next to a write.
+//   - OBX006 outbox row written on another handle than the write (a new ORM
+//     session, the pool instead of the transaction, another *sql.Conn).
+//   - OBX900 an //outboxify:ignore without a reason, or one that matches nothing.
+//
+// The catalog (package catalog) says which calls write, begin, commit,
+// publish or insert an outbox row. Ordering questions ("can this publish run
+// after that write?") are answered on the function's control-flow graph, so a
+// read-only branch next to a writing one is not reported. A publish on an
+// `if err != nil` path (a dead-letter publish after a failed write), in a
+// function that reads or marks outbox rows (a relay), or with no write on
+// its path is not reported; neither is code that inserts an outbox row in
+// the same transaction. _test.go files are skipped unless Options.Tests or
+// -tests is set.
+//
+// Suppression: `//outboxify:ignore [RULE] reason` on the publish's line, the
+// line above it, or in the doc comment of its function.
+//
+// Configuration: .outboxify.yaml at the module root (package config), or the
+// analyzer flags -config, -publishers, -writers, -exclude, -tests (under go
+// vet: -outboxify.tests and so on).
+//
+// # Across functions: facts
+//
+// Without a Resolver, NewAnalyzer requires a facts analyzer that runs over
+// every package of the build (dependencies included) and exports a FuncFact
+// on each function or method that transitively writes, publishes or inserts
+// an outbox row, with the chain of calls (Effect.Via). Inside a package the
+// facts are computed to a fixed point; facts on methods and exported
+// functions reach importers. It uses no SSA and no inspector, and skips
+// packages that import no DB or broker client, directly or through another
+// relevant package. This is what go vet (cmd/outboxify-vet) and the
+// golangci-lint plugin run. Facts cannot follow a call through an interface.
+//
+// # Interface resolution (the CLI)
+//
+// The CLI loads the whole program, so it can map an interface method call
+// to the implementations it loaded. It wires that in two lines:
+//
+//	pkgs, _ := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax}, patterns...)
+//	a := dualwrite.NewAnalyzer(dualwrite.Options{
+//		Resolver: dualwrite.ProgramResolver(pkgs, cfg), // cfg from config.Load; nil for none
+//		Config:   cfg,
+//		Tests:    tests,
+//	})
+//	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+//	// each root action's Result is a *dualwrite.Result
+//
+// With a Resolver the analyzer needs no facts analyzer and runs on the root
+// packages only: the resolver summarises callees on demand from the loaded
+// syntax (the same summary the facts hold) and resolves interface methods
+// against the implementations among the loaded packages. A finding that
+// needed such a resolution has Call.ViaInterface set on its publish or write,
+// and its Via chain names the interface method first.
+//
+// The difference between the CLI and go vet is exactly that: every go vet
+// finding is a CLI finding, and the CLI-only findings are those with
+// ViaInterface set (TestResolver asserts it on the fixtures).
+//
+// # Findings
+//
+// Each diagnostic has the rule id as Category and as the first word of its
+// Message, URL pointing at this documentation, and the paired write's
+// position in Related. The analyzer's result (*Result) carries the same
+// findings as typed data: Publish and Write calls with catalog full names,
+// Via chains, the store written and advice that fits it.
+package dualwrite

@@ -1,0 +1,225 @@
+package dualwrite
+
+import (
+	"go/ast"
+	"go/build"
+	"go/types"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/outboxify/outboxify/analyzer/catalog"
+	"github.com/outboxify/outboxify/analyzer/config"
+)
+
+// ProgramResolver returns the Resolver the CLI passes in Options: it
+// summarises functions of the loaded packages on demand (the same summary
+// the facts hold) and maps an interface method to the implementations found
+// in the loaded packages. pkgs are the packages given to checker.Analyze,
+// loaded with syntax and types for their dependencies too
+// (packages.LoadAllSyntax); cfg is the configuration used for the analyzer
+// (nil: none). It is safe for concurrent use.
+func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
+	r := &programResolver{
+		cat:      catalog.Default().With(cfg.Rows()),
+		decls:    map[*types.Func]declRef{},
+		memo:     map[*types.Func]*Effects{},
+		busy:     map[*types.Func]bool{},
+		impls:    map[*types.Func]*Effects{},
+		relevant: map[*types.Package]bool{},
+		dispatch: map[*types.Package]map[*types.TypeName]*Effect{},
+		byTypes:  map[*types.Package]*packages.Package{},
+	}
+	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Types == nil {
+			return
+		}
+		r.byTypes[p.Types] = p
+		if len(p.GoFiles) > 0 && strings.HasPrefix(p.GoFiles[0], goroot) {
+			r.std = append(r.std, p.Types)
+		}
+		rel := false
+		for _, imp := range p.Types.Imports() {
+			if r.cat.IsClient(imp.Path()) || r.cat.HasPackage(imp.Path()) || r.relevant[imp] {
+				rel = true
+				break
+			}
+		}
+		r.relevant[p.Types] = rel
+		if !rel || r.cat.IsClient(p.PkgPath) || p.TypesInfo == nil {
+			return
+		}
+		for _, f := range p.Syntax {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					if fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						r.decls[fn] = declRef{decl: fd, pkg: p}
+					}
+				}
+			}
+			for _, obj := range p.TypesInfo.Defs {
+				if tn, ok := obj.(*types.TypeName); ok && !tn.IsAlias() && tn.Parent() == p.Types.Scope() {
+					if n, ok := tn.Type().(*types.Named); ok && !types.IsInterface(n) {
+						r.concrete = append(r.concrete, n)
+					}
+				}
+			}
+		}
+	})
+	return r
+}
+
+type declRef struct {
+	decl *ast.FuncDecl
+	pkg  *packages.Package
+}
+
+type programResolver struct {
+	mu       sync.Mutex
+	cat      *catalog.Catalog
+	decls    map[*types.Func]declRef
+	memo     map[*types.Func]*Effects
+	busy     map[*types.Func]bool
+	impls    map[*types.Func]*Effects // interface method -> merged effects of implementations
+	relevant map[*types.Package]bool
+	concrete []*types.Named // named non-interface types of relevant packages: implementation candidates
+	std      []*types.Package
+	dispatch map[*types.Package]map[*types.TypeName]*Effect
+	byTypes  map[*types.Package]*packages.Package
+}
+
+// Effects implements Resolver.
+func (r *programResolver) Effects(fn *types.Func) (*Effects, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.effects(fn)
+}
+
+func (r *programResolver) effects(fn *types.Func) (*Effects, bool) {
+	fn = fn.Origin()
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		e := r.ifaceEffects(fn)
+		return e, e != nil
+	}
+	return r.summary(fn), false
+}
+
+func (r *programResolver) summary(fn *types.Func) *Effects {
+	if e, ok := r.memo[fn]; ok {
+		return e
+	}
+	d, ok := r.decls[fn]
+	if !ok || r.busy[fn] {
+		return nil
+	}
+	r.busy[fn] = true
+	c := newCollector(d.pkg.TypesInfo, d.pkg.Fset, r.cat, d.pkg.Types, r.effects)
+	c.dispatch = r.dispatchOf(d.pkg)
+	c.unit(fn.Signature(), d.decl.Body)
+	e := c.summarize()
+	delete(r.busy, fn)
+	r.memo[fn] = e
+	return e
+}
+
+// ifaceEffects merges the effects of the implementations of an interface
+// method found among the loaded packages' concrete types.
+func (r *programResolver) ifaceEffects(m *types.Func) *Effects {
+	if e, ok := r.impls[m]; ok {
+		return e
+	}
+	r.impls[m] = nil // recursion guard
+	if m.Pkg() != nil {
+		for _, s := range r.std {
+			if s == m.Pkg() { // io.Writer and friends: too wide to resolve usefully
+				return nil
+			}
+		}
+	}
+	iface, _ := m.Signature().Recv().Type().Underlying().(*types.Interface)
+	if iface == nil {
+		return nil
+	}
+	var out Effects
+	for _, n := range r.concrete {
+		var t types.Type = n
+		if !types.Implements(t, iface) {
+			t = types.NewPointer(n)
+			if !types.Implements(t, iface) {
+				continue
+			}
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+		impl, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		e := r.summary(impl.Origin())
+		if e.empty() {
+			continue
+		}
+		name := impl.Origin().FullName()
+		if out.Write == nil && e.Write != nil {
+			out.Write = e.Write.through(name, true, e.Write.Handle)
+		}
+		if out.Publish == nil && e.Publish != nil {
+			out.Publish = e.Publish.through(name, true, e.Publish.Handle)
+		}
+		if out.Outbox == nil && e.Outbox != nil {
+			out.Outbox = e.Outbox.through(name, true, e.Outbox.Handle)
+		}
+	}
+	var res *Effects
+	if !out.empty() {
+		res = &out
+	}
+	r.impls[m] = res
+	return res
+}
+
+// dispatchOf finds, once per package, the dispatcher types whose registered
+// closures publish (the facts analyzer does the same in its fixed point).
+func (r *programResolver) dispatchOf(p *packages.Package) map[*types.TypeName]*Effect {
+	if d, ok := r.dispatch[p.Types]; ok {
+		return d
+	}
+	d := map[*types.TypeName]*Effect{}
+	r.dispatch[p.Types] = d
+	c := newCollector(p.TypesInfo, p.Fset, r.cat, p.Types, r.effects)
+	c.dispatch = d
+	for _, f := range p.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				if fn, ok := p.TypesInfo.Uses[sel.Sel].(*types.Func); ok && isRegistration(fn) {
+					for _, a := range call.Args {
+						if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+							c.register(fn, lit)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return d
+}
+
+// dispatchFor gives the reporter a copy of a root package's dispatchers.
+func (r *programResolver) dispatchFor(pkg *types.Package) map[*types.TypeName]*Effect {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[*types.TypeName]*Effect{}
+	if p := r.byTypes[pkg]; p != nil && p.TypesInfo != nil {
+		for k, v := range r.dispatchOf(p) {
+			out[k] = v
+		}
+	}
+	return out
+}

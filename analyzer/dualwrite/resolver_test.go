@@ -1,0 +1,92 @@
+package dualwrite_test
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/outboxify/outboxify/analyzer/dualwrite"
+)
+
+// loadFixtures loads fixture packages the way the CLI does: whole program, with syntax.
+func loadFixtures(t *testing.T, patterns ...string) []*packages.Package {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  testdata + "/src",
+		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOFLAGS=", "GOPROXY=off"),
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("fixtures do not load")
+	}
+	return pkgs
+}
+
+func findings(t *testing.T, a *analysis.Analyzer, pkgs []*packages.Package) map[string]dualwrite.Finding {
+	t.Helper()
+	g, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]dualwrite.Finding{}
+	for act := range g.All() {
+		if act.Analyzer != a || !act.IsRoot {
+			continue
+		}
+		if act.Err != nil {
+			t.Fatalf("%s: %v", act, act.Err)
+		}
+		for _, f := range act.Result.(*dualwrite.Result).Findings {
+			out[fmt.Sprintf("%s:%d %s", f.Publish.Position.Filename, f.Publish.Position.Line, f.Rule)] = f
+		}
+	}
+	return out
+}
+
+// TestResolver checks the CLI's analyzer (with a ProgramResolver) reports
+// everything the per-package analyzer (go vet) does, plus exactly the
+// findings that needed an interface resolved to its implementations.
+func TestResolver(t *testing.T) {
+	pkgs := loadFixtures(t, "shapes/...")
+	vet := findings(t, dualwrite.Analyzer, pkgs)
+	cli := findings(t, dualwrite.NewAnalyzer(dualwrite.Options{Resolver: dualwrite.ProgramResolver(pkgs, nil)}), pkgs)
+
+	for k := range vet {
+		if _, ok := cli[k]; !ok {
+			t.Errorf("vet finding missing from the CLI: %s", k)
+		}
+	}
+	var extra []string
+	for k, f := range cli {
+		if _, ok := vet[k]; ok {
+			continue
+		}
+		extra = append(extra, k)
+		if !f.Publish.ViaInterface && !(f.Write != nil && f.Write.ViaInterface) {
+			t.Errorf("CLI-only finding %s did not go through an interface: %+v", k, f)
+		}
+	}
+	sort.Strings(extra)
+	if len(extra) == 0 {
+		t.Fatal("no finding needed interface resolution; the fixture shapes/orders/app Handler.Handle should")
+	}
+	for _, k := range extra {
+		f := cli[k]
+		t.Logf("interface-resolved: %s %s", k, f.Message)
+		if f.Func != "(*shapes/orders/app.Handler).Handle" {
+			t.Errorf("unexpected interface-resolved finding in %s", f.Func)
+		}
+		if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 2 || f.Publish.Via[0] != "(shapes/orders/domain.EventPublisher).Emit" {
+			t.Errorf("finding %s: want OBX001 with Via through domain.EventPublisher, got %s via %v", k, f.Rule, f.Publish.Via)
+		}
+	}
+}
