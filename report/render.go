@@ -17,6 +17,7 @@ func (t *tree) writerDeletes(dir string) bool {
 const (
 	runFix      = "run `outboxify fix`"
 	runGenerate = "run `outboxify generate`"
+	notLoaded   = "make the packages build (`go mod tidy`, `go build ./...`) and run again"
 )
 
 // fill writes each field's Found, Text and Missing from the data.
@@ -36,6 +37,13 @@ func (r *Report) fill() {
 		parts = append(parts, strings.Join(locs, ", "))
 	}
 	switch {
+	case len(r.LoadErrors) > 0:
+		d.Found = false
+		if len(parts) == 0 {
+			parts = append(parts, "unknown")
+		}
+		parts = append(parts, fmt.Sprintf("remaining dual writes not checked: %d package %s", len(r.LoadErrors), plural(len(r.LoadErrors), "error", "errors")))
+		d.Missing = notLoaded
 	case !d.Scanned:
 		d.Found = len(d.Replaced) > 0
 		if len(parts) == 0 {
@@ -157,12 +165,16 @@ func (r *Report) fill() {
 		}
 		parts = append(parts, "no idempotency key: "+strings.Join(l, ", "))
 	}
-	if c.Count == 0 {
+	if len(r.LoadErrors) > 0 {
+		c.Found = false
+		c.Missing = notLoaded
+		parts = append(parts, "not checked: the packages do not load — "+notLoaded)
+	} else if c.Count == 0 {
 		parts = append(parts, "no broker consumers found")
 	} else if len(parts) == 0 {
 		parts = append(parts, fmt.Sprintf("%d %s without database writes or external calls", c.Count, plural(c.Count, "consumer", "consumers")))
 	}
-	if len(c.Unguarded)+len(c.Unkeyed) > 0 {
+	if len(c.Unguarded)+len(c.Unkeyed) > 0 && c.Found {
 		c.Missing = "add the inbox (see the generated inbox package) or pass the message id as idempotency key"
 	}
 	c.Text = strings.Join(parts, "; ")

@@ -36,6 +36,9 @@ type Report struct {
 	OrderingKey OrderingKey `json:"ordering_key"`
 	Consumers   Consumers   `json:"consumers"`
 	Ops         Ops         `json:"ops"`
+	// LoadErrors: the packages did not load or type-check, so dual writes
+	// and consumers were not checked (the CLI exits 2).
+	LoadErrors []string `json:"load_errors"`
 	// Complete: all six fields found. DualWritesRemaining: the CI gate.
 	Complete            bool `json:"complete"`
 	DualWritesRemaining bool `json:"dual_writes_remaining"`
@@ -164,7 +167,13 @@ func Build(dir string, opts Options) (*Report, error) {
 		patterns = []string{"./..."}
 	}
 	prog, scanned, err := load(abs, patterns, opts.Tests)
-	if err != nil {
+	var loadErr *scan.LoadError
+	switch {
+	case errors.As(err, &loadErr):
+		// Generated code may need `go get` first: report the files
+		// anyway, and what could not be checked.
+		prog = &scan.Program{Dir: abs}
+	case err != nil:
 		return nil, err
 	}
 	cons, err := consumers(prog)
@@ -181,7 +190,15 @@ func Build(dir string, opts Options) (*Report, error) {
 	}
 	rel := func(filename string) string { return scan.RelPath(root, filename) }
 
-	r := &Report{Module: module}
+	r := &Report{Module: module, LoadErrors: []string{}}
+	if loadErr != nil {
+		for _, e := range loadErr.Errors {
+			if e.Pos != "" && filepath.IsAbs(e.Pos) {
+				e.Pos = scan.RelPath(abs, e.Pos)
+			}
+			r.LoadErrors = append(r.LoadErrors, e.Error())
+		}
+	}
 	r.DualWrites = DualWrites{FixesRecorded: recorded, Replaced: nonNil(fx.Replaced), Manual: nonNil(fx.Manual), Scanned: scanned, Remaining: []Remaining{}}
 	for _, f := range prog.Findings {
 		if !isDualWriteRule(f.Rule) {
@@ -283,6 +300,9 @@ func load(dir string, patterns []string, tests bool) (*scan.Program, bool, error
 
 // consumers runs the consumer analyzer over the loaded root packages.
 func consumers(prog *scan.Program) ([]consumer.Consumer, error) {
+	if len(prog.Packages) == 0 {
+		return nil, nil
+	}
 	graph, err := checker.Analyze([]*analysis.Analyzer{consumer.Analyzer}, prog.Packages, nil)
 	if err != nil {
 		return nil, fmt.Errorf("report: consumer rule: %w", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +28,9 @@ keys) and ops (cleanup schedule, alert, replay runbook). A field it cannot find
 says so and which command produces it.
 
 Exit status: 0 no dual writes remain, 1 dual writes remain (a CI gate),
-2 the packages did not load or type-check, or a bad flag.`,
+2 a bad flag, or the packages did not load or type-check (the report is still
+printed, with dual writes and consumers marked as not checked, and the package
+errors go to stderr).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if output != "markdown" && output != "json" {
 				return withCode(exitError, fmt.Errorf("--format %q: want one of markdown, json", output))
@@ -47,6 +50,10 @@ Exit status: 0 no dual writes remain, 1 dual writes remain (a CI gate),
 				}
 			} else if _, err := fmt.Fprint(cmd.OutOrStdout(), r.Markdown()); err != nil {
 				return withCode(exitError, err)
+			}
+			if len(r.LoadErrors) > 0 {
+				return withCode(exitError, fmt.Errorf("%d package error(s), dual writes and consumers not checked:\n\t%s",
+					len(r.LoadErrors), strings.Join(r.LoadErrors, "\n\t")))
 			}
 			if r.DualWritesRemain() {
 				return withCode(exitFindings, nil)
