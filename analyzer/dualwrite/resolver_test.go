@@ -15,11 +15,20 @@ import (
 
 // loadFixtures loads fixture packages the way the CLI does: whole program, with syntax.
 func loadFixtures(t *testing.T, patterns ...string) []*packages.Package {
+	return load(t, false, patterns...)
+}
+
+func loadTestFixtures(t *testing.T, patterns ...string) []*packages.Package {
+	return load(t, true, patterns...)
+}
+
+func load(t *testing.T, tests bool, patterns ...string) []*packages.Package {
 	t.Helper()
 	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  testdata + "/src",
-		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOFLAGS=", "GOPROXY=off"),
+		Mode:  packages.LoadAllSyntax,
+		Tests: tests,
+		Dir:   testdata + "/src",
+		Env:   append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOFLAGS=", "GOPROXY=off"),
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {

@@ -35,6 +35,9 @@ func parseSuppressions(fset *token.FileSet, f *ast.File) *suppressions {
 				continue
 			}
 			rest := strings.TrimPrefix(c.Text, directive)
+			if i := strings.Index(rest, "//"); i >= 0 {
+				rest = rest[:i] // a trailing comment is not part of the reason
+			}
 			if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 				continue // //outboxify:ignored... is another word
 			}
