@@ -45,8 +45,8 @@ var handlerMethods = []string{"ConsumeClaim", "ProcessTask", "HandleMessage", "H
 
 // entryPointOf reports whether fn is a consumer entry point of the catalog
 // (Kind Consume) and where its handler is.
-func entryPointOf(info *types.Info, call *ast.CallExpr, fn *types.Func) (entryPoint, bool) {
-	e := catalog.Default().Match(fn)
+func entryPointOf(cat *catalog.Catalog, info *types.Info, call *ast.CallExpr, fn *types.Func) (entryPoint, bool) {
+	e := cat.Match(fn)
 	if e == nil || e.Kind != catalog.Consume {
 		if ep, ok := missingConsumeRows[fn.Origin().FullName()]; ok {
 			return ep, true

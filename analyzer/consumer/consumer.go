@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/outboxify/outboxify/analyzer/catalog"
+	"github.com/outboxify/outboxify/analyzer/config"
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
 )
 
@@ -51,47 +52,56 @@ type Result struct {
 	Consumers []Consumer
 }
 
-// Analyzer reports consumer handlers that are not safe under redelivery.
-var Analyzer = &analysis.Analyzer{
-	Name:       "outboxconsumer",
-	Doc:        "report broker consumers whose handler writes without the inbox or an idempotent upsert (OBX101), or calls an external API without an idempotency key (OBX102)",
-	URL:        docURL,
-	Requires:   []*analysis.Analyzer{inspect.Analyzer},
-	FactTypes:  []analysis.Fact{new(funcFact)},
-	Run:        run,
-	ResultType: reflect.TypeFor[*Result](),
+// Analyzer reports consumer handlers that are not safe under redelivery,
+// with the built-in catalog (flags: -tests, -external).
+var Analyzer = NewAnalyzer(Options{})
+
+// Options configure an analyzer instance (the CLI builds one per run from
+// .outboxify.yaml).
+type Options struct {
+	// Config adds the team's writers to the catalog and excludes paths.
+	Config *config.Config
+	// Tests also checks _test.go files.
+	Tests bool
+	// External are full names of extra external APIs (payment, email
+	// clients of the team's own) that need an idempotency key.
+	External []string
+}
+
+// NewAnalyzer returns the consumer analyzer for opts.
+func NewAnalyzer(opts Options) *analysis.Analyzer {
+	a := &analysis.Analyzer{
+		Name:       "outboxconsumer",
+		Doc:        "report broker consumers whose handler writes without the inbox or an idempotent upsert (OBX101), or calls an external API without an idempotency key (OBX102)",
+		URL:        docURL,
+		Requires:   []*analysis.Analyzer{inspect.Analyzer},
+		FactTypes:  []analysis.Fact{new(funcFact)},
+		ResultType: reflect.TypeFor[*Result](),
+	}
+	tests := opts.Tests || opts.Config != nil && opts.Config.Tests
+	var external string
+	a.Flags.BoolVar(&tests, "tests", tests, "also check _test.go files")
+	a.Flags.StringVar(&external, "external", "", "comma-separated full names of extra external APIs, e.g. (*example.com/pay.Client).Charge")
+	cat := catalog.Default().With(opts.Config.Rows())
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		ext := map[string]bool{}
+		for _, n := range append(strings.Split(external, ","), opts.External...) {
+			if n = strings.TrimSpace(n); n != "" {
+				ext[n] = true
+			}
+		}
+		c := &checker{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, closures: map[types.Object]*ast.FuncLit{},
+			catalog: cat, tests: tests, external: ext, config: opts.Config}
+		return c.run()
+	}
+	return a
 }
 
 // docURL documents the rules.
 const docURL = "https://pkg.go.dev/github.com/outboxify/outboxify/analyzer/consumer"
 
-var (
-	flagTests    bool
-	flagExternal string
-)
-
-func init() {
-	Analyzer.Flags.BoolVar(&flagTests, "tests", false, "also check _test.go files")
-	Analyzer.Flags.StringVar(&flagExternal, "external", "", "comma-separated full names of extra external APIs, e.g. (*example.com/pay.Client).Charge")
-}
-
-// ExtraExternal adds full names of external APIs (from .outboxify.yaml) to
-// those the analyzer knows. Call it before running the analyzer.
-func ExtraExternal(names ...string) {
-	for _, n := range names {
-		if n = strings.TrimSpace(n); n != "" {
-			configuredExternal[n] = true
-		}
-	}
-}
-
-var configuredExternal = map[string]bool{}
-
-func run(pass *analysis.Pass) (any, error) {
-	if flagExternal != "" {
-		ExtraExternal(strings.Split(flagExternal, ",")...)
-	}
-	c := &checker{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, closures: map[types.Object]*ast.FuncLit{}}
+func (c *checker) run() (any, error) {
+	pass := c.pass
 	c.index()
 	c.summarize()
 	res := &Result{}
@@ -100,7 +110,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !push {
 			return true
 		}
-		if !flagTests && strings.HasSuffix(pass.Fset.File(n.Pos()).Name(), "_test.go") {
+		if c.skipFile(n.Pos()) {
 			return false
 		}
 		call := n.(*ast.CallExpr)
@@ -108,7 +118,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if fn == nil {
 			return true
 		}
-		ep, ok := entryPointOf(c.pass.TypesInfo, call, fn)
+		ep, ok := entryPointOf(c.catalog, c.pass.TypesInfo, call, fn)
 		if !ok {
 			return true
 		}
@@ -120,6 +130,10 @@ func run(pass *analysis.Pass) (any, error) {
 
 type checker struct {
 	pass      *analysis.Pass
+	catalog   *catalog.Catalog
+	tests     bool
+	external  map[string]bool // configured external APIs
+	config    *config.Config
 	summaries map[*types.Func]*funcFact
 	decls     map[*types.Func]*ast.FuncDecl
 	closures  map[types.Object]*ast.FuncLit // handler := func(...) {...}
@@ -467,7 +481,7 @@ func (w *walker) walk(r root, depth int, site *ast.CallExpr) {
 			w.inbox = true
 			return true
 		}
-		if e := catalog.Default().Match(fn); e != nil {
+		if e := w.catalog.Match(fn); e != nil {
 			switch e.Kind {
 			case catalog.Write:
 				w.addWrite(call, name, e.SQL, false)
@@ -560,7 +574,7 @@ func (w *walker) addExternal(at *ast.CallExpr, name string, api *ast.CallExpr, d
 // isExternal reports whether call is an external API with side effects.
 func (w *walker) isExternal(call *ast.CallExpr, fn *types.Func, depth int, site *ast.CallExpr) bool {
 	name := fn.FullName()
-	if externalCalls[name] || configuredExternal[name] {
+	if externalCalls[name] || w.external[name] {
 		return true
 	}
 	if fn.Pkg() != nil {
@@ -688,4 +702,13 @@ func (w *walker) findIdempotencyHeader(r root) {
 		}
 		return true
 	})
+}
+
+// skipFile: test files unless asked for, and paths .outboxify.yaml excludes.
+func (c *checker) skipFile(pos token.Pos) bool {
+	name := c.pass.Fset.File(pos).Name()
+	if !c.tests && strings.HasSuffix(name, "_test.go") {
+		return true
+	}
+	return c.config != nil && c.config.Excluded(name)
 }
