@@ -1,0 +1,403 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/outboxify/outboxify/generate"
+	"github.com/outboxify/outboxify/rewrite"
+	"github.com/outboxify/outboxify/scan"
+)
+
+func init() { register(newFixCmd) }
+
+// fixesFile is where fix records what it replaced (read by `report`).
+const fixesFile = ".outboxify/fixes.json"
+
+// fixRecord is the fixes.json contract (paths module-relative, slash).
+type fixRecord struct {
+	Replaced []fixReplaced `json:"replaced"`
+	Manual   []fixManual   `json:"manual"`
+}
+
+type fixLoc struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+type fixReplaced struct {
+	Rule     string `json:"rule"`
+	Call     string `json:"call"`
+	Strategy string `json:"strategy,omitempty"`
+	Before   fixLoc `json:"before"`
+	After    fixLoc `json:"after"`
+}
+
+type fixManual struct {
+	Rule   string `json:"rule"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+	Advice string `json:"advice"`
+}
+
+func newFixCmd() *cobra.Command {
+	var (
+		dir        string
+		showDiff   bool
+		outboxPkg  string
+		noGenerate bool
+		output     string
+		gen        generate.Flags
+	)
+	cmd := &cobra.Command{
+		Use:   "fix [-C dir] [--diff] [--outbox-pkg importpath] [--no-generate] [--format text|json] [packages]",
+		Short: "Rewrite dual writes into outbox inserts on the same transaction",
+		Long: `fix loads the packages (default ./...), finds the dual writes like scan does,
+and rewrites each into an outbox insert on the transaction that does the
+write: on the existing transaction, before Commit; or on a transaction it
+opens on the write's handle. What cannot be rewritten safely is left as it
+is and reported with the reason and what to do.
+
+By default fix also runs the generate pipeline with the detected settings
+(migration, outbox writer, relay, inbox, ops files; the generate flags
+apply); --no-generate only creates the outbox writer package when it is
+missing, so the rewritten code compiles. --diff prints a unified diff and
+writes nothing. Files are written atomically; a rewritten file that would
+not compile is left untouched. What was replaced is recorded in
+.outboxify/fixes.json for outboxify report.
+
+Exit status: 0 everything fixed, 1 findings left for a person, 2 the
+packages did not load or type-check (nothing written), or bad flags.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if output != "text" && output != "json" {
+				return withCode(exitError, fmt.Errorf("--format %q: want text or json", output))
+			}
+			if err := gen.Validate(); err != nil {
+				return withCode(exitError, err)
+			}
+			return runFix(cmd.OutOrStdout(), cmd.ErrOrStderr(), fixParams{
+				dir: dir, patterns: args, diff: showDiff, outboxPkg: outboxPkg,
+				noGenerate: noGenerate, json: output == "json", gen: gen,
+			})
+		},
+	}
+	cmd.Flags().StringVarP(&dir, "dir", "C", ".", "run in `dir` (module or subdirectory); paths are printed relative to it")
+	cmd.Flags().BoolVar(&showDiff, "diff", false, "print a unified diff and write nothing")
+	cmd.Flags().StringVar(&outboxPkg, "outbox-pkg", "", "import `path` of the outbox writer package (default <module>/internal/outbox)")
+	cmd.Flags().BoolVar(&noGenerate, "no-generate", false, "skip generation (only a missing outbox writer package is created)")
+	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text or json")
+	gen.Register(cmd.Flags())
+	return cmd
+}
+
+type fixParams struct {
+	dir        string
+	patterns   []string
+	diff       bool
+	outboxPkg  string
+	noGenerate bool
+	json       bool
+	gen        generate.Flags
+}
+
+func runFix(stdout, stderr io.Writer, p fixParams) error {
+	prog, err := scan.Load(p.dir, p.patterns, scan.Options{})
+	if err != nil {
+		return withCode(exitError, err)
+	}
+	root, module, err := generate.FindModule(prog.Dir)
+	if err != nil {
+		return withCode(exitError, err)
+	}
+
+	// Generation: the whole pipeline, or just a missing writer package.
+	cfg, _, err := generate.Detect(prog.Dir)
+	if err != nil {
+		return withCode(exitError, fmt.Errorf("detect settings: %w", err))
+	}
+	cfg = generate.Override(cfg, p.gen.Config())
+	opts := generate.Options{Out: p.gen.Out}
+	if p.noGenerate {
+		opts.Components = []string{"outbox"}
+	}
+	cs, err := generate.Plan(prog.Dir, cfg, opts)
+	if err != nil {
+		return withCode(exitError, fmt.Errorf("generate: %w", err))
+	}
+	outboxPkg := p.outboxPkg
+	if outboxPkg == "" {
+		outboxPkg = path.Join(module, cs.Config.OutboxDir)
+	}
+	if p.noGenerate && (p.outboxPkg != "" || hasGoFiles(filepath.Join(root, filepath.FromSlash(cs.Config.OutboxDir)))) {
+		cs = nil // the writer exists (or is the user's own): generate nothing
+	}
+	overlay := map[string][]byte{}
+	if cs != nil {
+		for _, ch := range cs.Changes {
+			if ch.Action == generate.Create || ch.Action == generate.Update {
+				overlay[filepath.Join(root, filepath.FromSlash(ch.Path))] = ch.New
+			}
+		}
+	}
+
+	res, err := rewrite.Fix(prog.Packages, prog.Findings, rewrite.Options{OutboxPkg: outboxPkg})
+	if err != nil {
+		return withCode(exitError, err)
+	}
+	if len(res.Files) > 0 {
+		if err := rewrite.Verify(res, packages.Config{Dir: root, Env: os.Environ()}, overlay); err != nil {
+			return withCode(exitError, err)
+		}
+	}
+
+	if p.diff {
+		if err := rewrite.Diff(stdout, prog.Dir, res); err != nil {
+			return withCode(exitError, err)
+		}
+		if cs != nil {
+			fmt.Fprint(stdout, generate.Diff(cs))
+		}
+		rewrite.Text(stderr, prog.Dir, res)
+		if len(res.Manual) > 0 {
+			return withCode(exitFindings, nil)
+		}
+		return nil
+	}
+
+	var generated []string
+	if cs != nil && cs.Pending(false) && (len(res.Files) > 0 || !p.noGenerate) {
+		if len(cs.Conflicts()) == 0 {
+			if err := requireImports(root, cs, stderr); err != nil {
+				return withCode(exitError, err)
+			}
+		}
+		if err := cs.Apply(false); err != nil {
+			return withCode(exitError, fmt.Errorf("generate: %w (nothing written)", err))
+		}
+		for _, ch := range cs.Changes {
+			if ch.Action == generate.Create || ch.Action == generate.Update {
+				generated = append(generated, ch.Path)
+			}
+		}
+	}
+	for _, err := range rewrite.WriteFiles(res) {
+		fmt.Fprintln(stderr, "outboxify:", err)
+	}
+	rec := record(root, res)
+	if err := saveFixes(root, rec); err != nil {
+		return withCode(exitError, err)
+	}
+
+	if p.json {
+		out := struct {
+			fixRecord
+			Generated []string `json:"generated"`
+		}{rec, generated}
+		if out.Generated == nil {
+			out.Generated = []string{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return withCode(exitError, err)
+		}
+	} else {
+		for _, g := range generated {
+			fmt.Fprintf(stdout, "generated %s\n", rewrite.DisplayPath(prog.Dir, filepath.Join(root, filepath.FromSlash(g))))
+		}
+		rewrite.Text(stdout, prog.Dir, res)
+	}
+	if len(res.Manual) > 0 {
+		return withCode(exitFindings, nil)
+	}
+	return nil
+}
+
+// requireImports adds to go.mod the modules that generated Go files import
+// and the module does not require yet, at the versions outboxify itself was
+// built with (the versions its templates are compiled against in its tests),
+// so the generated code builds right away.
+func requireImports(root string, cs *generate.Changeset, stderr io.Writer) error {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return fmt.Errorf("read go.mod: %w", err)
+	}
+	mf, err := modfile.Parse("go.mod", data, nil)
+	if err != nil {
+		return fmt.Errorf("parse go.mod: %w", err)
+	}
+	module := mf.Module.Mod.Path
+	covered := func(p string) bool {
+		if p == module || strings.HasPrefix(p, module+"/") {
+			return true
+		}
+		for _, r := range mf.Require {
+			if p == r.Mod.Path || strings.HasPrefix(p, r.Mod.Path+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	versions := map[string]string{}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Replace != nil {
+				d = d.Replace
+			}
+			versions[d.Path] = d.Version
+		}
+	}
+	seen := map[string]bool{}
+	var get []string
+	for _, ch := range cs.Changes {
+		if !strings.HasSuffix(ch.Path, ".go") || (ch.Action != generate.Create && ch.Action != generate.Update) {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), ch.Path, ch.New, parser.ImportsOnly)
+		if err != nil {
+			return fmt.Errorf("generated %s: %w", ch.Path, err)
+		}
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") || covered(p) {
+				continue
+			}
+			arg := p
+			best := ""
+			for m := range versions {
+				if (p == m || strings.HasPrefix(p, m+"/")) && len(m) > len(best) {
+					best = m
+				}
+			}
+			if best != "" {
+				arg = best + "@" + versions[best]
+			}
+			if !seen[arg] {
+				seen[arg] = true
+				get = append(get, arg)
+			}
+		}
+	}
+	if len(get) == 0 {
+		return nil
+	}
+	sort.Strings(get)
+	cmd := exec.Command("go", append([]string{"get"}, get...)...)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("add the generated code's requirements (go get %s): %w\n%s", strings.Join(get, " "), err, out)
+	}
+	fmt.Fprintf(stderr, "go get %s\n", strings.Join(get, " "))
+	return nil
+}
+
+func hasGoFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
+			return true
+		}
+	}
+	return false
+}
+
+// record converts a result to the fixes.json shape (module-relative paths).
+func record(root string, res *rewrite.Result) fixRecord {
+	rec := fixRecord{Replaced: []fixReplaced{}, Manual: []fixManual{}}
+	for _, r := range res.Replaced() {
+		rec.Replaced = append(rec.Replaced, fixReplaced{
+			Rule: r.Rule, Call: r.Call, Strategy: r.Strategy,
+			Before: fixLoc{rewrite.DisplayPath(root, r.Before.File), r.Before.Line},
+			After:  fixLoc{rewrite.DisplayPath(root, r.After.File), r.After.Line},
+		})
+	}
+	for _, m := range rewrite.SortedManual(res) {
+		rec.Manual = append(rec.Manual, fixManual{
+			Rule: m.Rule, File: rewrite.DisplayPath(root, m.File), Line: m.Line, Reason: m.Reason, Advice: m.Advice,
+		})
+	}
+	return rec
+}
+
+// saveFixes records this run in .outboxify/fixes.json: replacements add to
+// those of earlier runs (a second run replaces nothing but must not erase
+// the history), manual findings are the current ones.
+func saveFixes(root string, rec fixRecord) error {
+	name := filepath.Join(root, filepath.FromSlash(fixesFile))
+	var old fixRecord
+	b, err := os.ReadFile(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("read %s: %w", fixesFile, err)
+	default:
+		if err := json.Unmarshal(b, &old); err != nil {
+			return fmt.Errorf("read %s: %w", fixesFile, err)
+		}
+	}
+	merged := fixRecord{Replaced: old.Replaced, Manual: rec.Manual}
+	seen := map[fixReplaced]bool{}
+	for _, r := range merged.Replaced {
+		seen[r] = true
+	}
+	for _, r := range rec.Replaced {
+		if !seen[r] {
+			merged.Replaced = append(merged.Replaced, r)
+		}
+	}
+	if merged.Replaced == nil {
+		merged.Replaced = []fixReplaced{}
+	}
+	out, err := json.MarshalIndent(merged, "", "  ")
+	if err != nil {
+		return err
+	}
+	out = append(out, '\n')
+	if bytes.Equal(out, b) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", fixesFile, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".fixes-*.json")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", fixesFile, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(out); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", fixesFile, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", fixesFile, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", fixesFile, err)
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return fmt.Errorf("write %s: %w", fixesFile, err)
+	}
+	return nil
+}
