@@ -1,0 +1,45 @@
+package golangci_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	_ "github.com/outboxify/outboxify/analyzer/golangci"
+)
+
+func TestPlugin(t *testing.T) {
+	newPlugin, err := register.GetPlugin("outboxify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// settings arrive as decoded YAML: maps and slices of any
+	p, err := newPlugin(map[string]any{
+		"publishers": []any{"(*cfg/app.Bus).Emit"},
+		"writers":    []any{"(*cfg/app.Store).Put", "(github.com/redis/go-redis/v9.cmdable).Set"},
+		"exclude":    []any{"testdata/src/cfg/app/legacy/..."}, // relative to this repository's module root
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.GetLoadMode() != register.LoadModeTypesInfo {
+		t.Errorf("load mode %q", p.GetLoadMode())
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil || len(as) != 1 {
+		t.Fatalf("BuildAnalyzers = %v, %v", as, err)
+	}
+	testdata, _ := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	analysistest.Run(t, testdata, as[0], "cfg/...")
+}
+
+func TestUnknownSetting(t *testing.T) {
+	newPlugin, _ := register.GetPlugin("outboxify")
+	_, err := newPlugin(map[string]any{"publisher": []any{"x"}})
+	if err == nil || !strings.Contains(err.Error(), "unknown field") {
+		t.Fatalf("err = %v, want unknown field error", err)
+	}
+}
