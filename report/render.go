@@ -44,13 +44,6 @@ func (r *Report) fill() {
 		}
 		parts = append(parts, fmt.Sprintf("remaining dual writes not checked: %d package %s", len(r.LoadErrors), plural(len(r.LoadErrors), "error", "errors")))
 		d.Missing = notLoaded
-	case !d.Scanned:
-		d.Found = len(d.Replaced) > 0
-		if len(parts) == 0 {
-			parts = append(parts, "unknown")
-		}
-		parts = append(parts, "remaining dual writes not checked (no dual-write analyzer in this build)")
-		d.Missing = "run `outboxify scan`"
 	case len(d.Replaced) == 0 && len(d.Remaining) == 0:
 		d.Found = true
 		if d.FixesRecorded {

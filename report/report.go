@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 
+	"github.com/outboxify/outboxify/analyzer/config"
 	"github.com/outboxify/outboxify/analyzer/consumer"
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
 	"github.com/outboxify/outboxify/scan"
@@ -58,8 +59,8 @@ type DualWrites struct {
 	Replaced      []Replacement `json:"replaced"`
 	Manual        []Manual      `json:"manual"`
 	Remaining     []Remaining   `json:"remaining"`
-	// Scanned is false when no dual-write analyzer was available, so
-	// Remaining is not known.
+	// Scanned is false when the packages did not load, so Remaining is
+	// not known.
 	Scanned bool `json:"scanned"`
 }
 
@@ -130,7 +131,7 @@ type Ops struct {
 }
 
 // DualWritesRemain reports whether scan still finds dual writes (or, when
-// no scan was possible, fix left some): the CLI exits 1.
+// the packages did not load, fix left some): the CLI exits 1.
 func (r *Report) DualWritesRemain() bool {
 	if r.DualWrites.Scanned {
 		return len(r.DualWrites.Remaining) > 0
@@ -176,7 +177,11 @@ func Build(dir string, opts Options) (*Report, error) {
 	case err != nil:
 		return nil, err
 	}
-	cons, err := consumers(prog)
+	cfg, err := config.Load(abs)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	cons, err := consumers(prog, consumer.NewAnalyzer(consumer.Options{Config: cfg, Tests: opts.Tests}))
 	if err != nil {
 		return nil, err
 	}
@@ -270,24 +275,9 @@ func findModule(dir string) (root, module string, err error) {
 	}
 }
 
-// noDualWrite stands in for the dual-write analyzer while it is absent, so
-// the packages still load and the consumer rule still runs.
-var noDualWrite = &analysis.Analyzer{
-	Name:       "nodualwrite",
-	Doc:        "placeholder: no dual-write analyzer available",
-	Run:        func(*analysis.Pass) (any, error) { return &dualwrite.Result{}, nil },
-	ResultType: reflectTypeOfResult,
-}
-
-// load runs scan; scanned is false when scan had no dual-write analyzer.
+// load runs scan; scanned is false when the packages did not load.
 func load(dir string, patterns []string, tests bool) (*scan.Program, bool, error) {
 	prog, err := scan.Load(dir, patterns, scan.Options{Tests: tests})
-	if err != nil && strings.Contains(err.Error(), "no analyzer") {
-		prog, err = scan.Load(dir, patterns, scan.Options{Tests: tests, Analyzer: noDualWrite})
-		if err == nil {
-			return prog, false, nil
-		}
-	}
 	if err != nil {
 		var le *scan.LoadError
 		if errors.As(err, &le) {
@@ -299,11 +289,11 @@ func load(dir string, patterns []string, tests bool) (*scan.Program, bool, error
 }
 
 // consumers runs the consumer analyzer over the loaded root packages.
-func consumers(prog *scan.Program) ([]consumer.Consumer, error) {
+func consumers(prog *scan.Program, a *analysis.Analyzer) ([]consumer.Consumer, error) {
 	if len(prog.Packages) == 0 {
 		return nil, nil
 	}
-	graph, err := checker.Analyze([]*analysis.Analyzer{consumer.Analyzer}, prog.Packages, nil)
+	graph, err := checker.Analyze([]*analysis.Analyzer{a}, prog.Packages, nil)
 	if err != nil {
 		return nil, fmt.Errorf("report: consumer rule: %w", err)
 	}

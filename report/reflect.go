@@ -1,9 +1,0 @@
-package report
-
-import (
-	"reflect"
-
-	"github.com/outboxify/outboxify/analyzer/dualwrite"
-)
-
-var reflectTypeOfResult = reflect.TypeFor[*dualwrite.Result]()
