@@ -14,6 +14,7 @@ package templates
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"go/format"
 	"io/fs"
@@ -123,6 +124,9 @@ var funcs = template.FuncMap{
 	"base":  path.Base,
 	"join":  path.Join,
 	"quote": func(s string) string { return fmt.Sprintf("%q", s) },
+	// fail stops rendering with an error: a template that cannot serve a
+	// configuration says so instead of rendering something wrong.
+	"fail": func(msg string) (string, error) { return "", errors.New(msg) },
 	"oneof": func(v string, set ...string) bool {
 		for _, s := range set {
 			if v == s {

@@ -1,0 +1,444 @@
+package relaytest
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// dialects run the core tests on both databases (relay to JetStream).
+var dialects = []struct{ name, ident string }{{"postgres", "pg_jetstream"}, {"mysql", "my_jetstream"}}
+
+func forDialects(t *testing.T, f func(t *testing.T, c relayCase, dialect string)) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) { f(t, get(t, d.ident), d.name) })
+	}
+}
+
+// ---- JetStream ----
+
+type jsEnv struct {
+	url    string
+	js     jetstream.JetStream
+	stream string
+	prefix string // subjects prefix.>
+}
+
+func newJetStream(t *testing.T) *jsEnv {
+	t.Helper()
+	u := needEnv(t, "OUTBOXIFY_NATS_URL")
+	nc, err := nats.Connect(u)
+	if err != nil {
+		t.Fatalf("connect NATS: %v", err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &jsEnv{url: u, js: js, stream: strings.ToUpper(randName("RELAY")), prefix: randName("relay")}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: e.stream, Subjects: []string{e.prefix + ".>"},
+		Duplicates: 5 * time.Minute, Storage: jetstream.MemoryStorage, MaxMsgSize: 64 * 1024}); err != nil {
+		t.Fatalf("create stream: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = js.DeleteStream(ctx, e.stream)
+	})
+	return e
+}
+
+func (e *jsEnv) messages(t *testing.T) []*jetstream.RawStreamMsg {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := e.js.Stream(ctx, e.stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*jetstream.RawStreamMsg
+	for seq := info.State.FirstSeq; seq <= info.State.LastSeq && info.State.Msgs > 0; seq++ {
+		m, err := s.GetMsg(ctx, seq)
+		if err != nil {
+			t.Fatalf("get stream message %d: %v", seq, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func aggregates(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-%d", prefix, i)
+	}
+	return out
+}
+
+// TestDeliversInOrderWithHeaders: every row reaches JetStream once, in
+// per-aggregate order, with its id in Nats-Msg-Id and outbox-id, its event
+// type, its headers (traceparent), and a base64-stored payload decoded.
+func TestDeliversInOrderWithHeaders(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		e := newJetStream(t)
+		subject := e.prefix + ".orders"
+		rows := sequence(subject, aggregates("order", 12), 240)
+		rows = append(rows,
+			row{AggregateType: subject, AggregateID: "traced", Payload: `{"agg": "traced", "n": 1}`, EventType: "order.traced",
+				Headers: map[string]string{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tenant": "acme"}},
+			row{AggregateType: subject, AggregateID: "binary", Payload: `"` + base64.StdEncoding.EncodeToString([]byte{0, 1, 2, 0xff}) + `"`,
+				Headers: map[string]string{"content-transfer-encoding": "base64"}},
+		)
+		rows = d.insert(t, rows...)
+		startRelay(t, c, fastFlags(d, "--broker-url", e.url, "--batch-size", "50")...)
+		eventually(t, 60*time.Second, "every row published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+
+		got := e.messages(t)
+		if len(got) != len(rows) {
+			t.Fatalf("stream holds %d messages, want %d", len(got), len(rows))
+		}
+		byID := map[string]row{}
+		for _, r := range rows {
+			byID[r.ID] = r
+		}
+		var ordered []struct{ agg, body string }
+		for _, m := range got {
+			id := m.Header.Get("outbox-id")
+			r, ok := byID[id]
+			if !ok {
+				t.Fatalf("message with unknown outbox-id %q", id)
+			}
+			delete(byID, id)
+			if m.Header.Get("Nats-Msg-Id") != id || m.Header.Get("event-type") != r.EventType ||
+				m.Header.Get("aggregate-id") != r.AggregateID || m.Subject != subject {
+				t.Fatalf("message %s: subject %s, headers %v; want subject %s, Nats-Msg-Id = outbox-id, event-type %s, aggregate-id %s",
+					id, m.Subject, m.Header, subject, r.EventType, r.AggregateID)
+			}
+			switch r.AggregateID {
+			case "traced":
+				if m.Header.Get("traceparent") != r.Headers["traceparent"] || m.Header.Get("tenant") != "acme" {
+					t.Fatalf("row headers not copied: %v", m.Header)
+				}
+			case "binary":
+				if string(m.Data) != string([]byte{0, 1, 2, 0xff}) || m.Header.Get("content-transfer-encoding") != "" {
+					t.Fatalf("base64 payload not decoded: data %x headers %v", m.Data, m.Header)
+				}
+				continue
+			}
+			ordered = append(ordered, struct{ agg, body string }{m.Header.Get("aggregate-id"), string(m.Data)})
+		}
+		checkOrder(t, ordered)
+	})
+}
+
+// TestNeverMarksBeforeAck: while the broker has not acked, no row is marked;
+// after the ack, every row is.
+func TestNeverMarksBeforeAck(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		rows := d.insert(t, sequence("things", aggregates("a", 3), 9)...)
+		rec := &recorder{gate: make(chan struct{}), entered: make(chan struct{}, 1)}
+		rec.decide = func(m *Msg, call int) error {
+			// At ack time the row must still be unpublished.
+			if s := d.state(t, m.ID); s.published {
+				return fmt.Errorf("row %s marked published before its ack", m.ID)
+			}
+			return nil
+		}
+		runFake(t, c, d, rec, defaultFake())
+		select {
+		case <-rec.entered:
+		case <-time.After(30 * time.Second):
+			t.Fatal("relay never published")
+		}
+		time.Sleep(200 * time.Millisecond)
+		if n := d.count(t, "published_at IS NOT NULL"); n != 0 {
+			t.Fatalf("%d rows marked published while the broker had not acked", n)
+		}
+		close(rec.gate)
+		eventually(t, 30*time.Second, "all rows published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+		if got := len(rec.ackedIDs()); got != len(rows) {
+			t.Fatalf("broker acked %d messages, want %d", got, len(rows))
+		}
+		for _, r := range rows {
+			if s := d.state(t, r.ID); s.attempts != 0 || s.lastError != "" {
+				t.Fatalf("row %s: %+v", r.ID, s)
+			}
+		}
+	})
+}
+
+func ackOrder(rec *recorder) map[string][]string {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	out := map[string][]string{}
+	for _, m := range rec.acked {
+		out[m.AggregateID] = append(out[m.AggregateID], m.ID)
+	}
+	return out
+}
+
+func ackIndex(rec *recorder, id string) int {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for i, m := range rec.acked {
+		if m.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestRejectionHoldsBackItsAggregate: A2 is rejected once; A3 (same batch)
+// and A4 (a later batch) wait for A2's retry, B goes on meanwhile; the
+// rejection uses one attempt and is recorded.
+func TestRejectionHoldsBackItsAggregate(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		rows := d.insert(t,
+			row{AggregateType: "t", AggregateID: "A", Payload: `{"n":1}`},
+			row{AggregateType: "t", AggregateID: "B", Payload: `{"n":1}`},
+			row{AggregateType: "t", AggregateID: "A", Payload: `{"n":2}`},
+			row{AggregateType: "t", AggregateID: "A", Payload: `{"n":3}`},
+			row{AggregateType: "t", AggregateID: "B", Payload: `{"n":2}`},
+		)
+		a2 := rows[2].ID
+		rejected := make(chan struct{})
+		rec := &recorder{}
+		rec.decide = func(m *Msg, call int) error {
+			if m.ID == a2 && m.Attempts == 0 {
+				close(rejected)
+				return errors.New("broker says no (test)")
+			}
+			return nil
+		}
+		o := defaultFake()
+		o.RetryBase, o.RetryMax = 600*time.Millisecond, 700*time.Millisecond
+		runFake(t, c, d, rec, o)
+		<-rejected
+		// A later batch: A4 must wait too, B3 must not.
+		later := d.insert(t,
+			row{AggregateType: "t", AggregateID: "A", Payload: `{"n":4}`},
+			row{AggregateType: "t", AggregateID: "B", Payload: `{"n":3}`},
+		)
+		eventually(t, 30*time.Second, "all rows published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+		want := map[string][]string{"A": {rows[0].ID, rows[2].ID, rows[3].ID, later[0].ID}, "B": {rows[1].ID, rows[4].ID, later[1].ID}}
+		got := ackOrder(rec)
+		for agg, ids := range want {
+			if strings.Join(got[agg], ",") != strings.Join(ids, ",") {
+				t.Fatalf("aggregate %s acked %v, want %v", agg, got[agg], ids)
+			}
+		}
+		if ackIndex(rec, later[1].ID) > ackIndex(rec, a2) {
+			t.Fatalf("B3 waited for A2's retry; other aggregates must go on")
+		}
+		if s := d.state(t, a2); s.attempts != 1 || !strings.Contains(s.lastError, "broker says no") || s.dead {
+			t.Fatalf("A2 after one rejection: %+v", s)
+		}
+		if s := d.state(t, rows[3].ID); s.attempts != 0 {
+			t.Fatalf("A3 was held back, not attempted, yet has %d attempts", s.attempts)
+		}
+	})
+}
+
+// TestUnavailableBrokerUsesNoAttempts: while the broker is unreachable
+// nothing is marked and no attempt is used; afterwards all rows go out in order.
+func TestUnavailableBrokerUsesNoAttempts(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		rows := d.insert(t, sequence("t", aggregates("u", 4), 20)...)
+		rec := &recorder{}
+		var calls int
+		rec.decide = func(m *Msg, call int) error {
+			calls = call
+			if call <= 4 {
+				return unavailable{"connection refused (test)"}
+			}
+			return nil
+		}
+		o := defaultFake()
+		o.MaxAttempts = 1 // a single counted failure would dead-letter
+		runFake(t, c, d, rec, o)
+		eventually(t, 30*time.Second, "all rows published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+		if calls <= 4 {
+			t.Fatalf("broker was never unavailable (calls %d)", calls)
+		}
+		for _, r := range rows {
+			if s := d.state(t, r.ID); s.attempts != 0 || s.dead {
+				t.Fatalf("row %s after an outage: %+v (attempts must not be used)", r.ID, s)
+			}
+		}
+		var payloads []struct{ agg, body string }
+		rec.mu.Lock()
+		for _, m := range rec.acked {
+			payloads = append(payloads, struct{ agg, body string }{m.AggregateID, string(m.Payload)})
+		}
+		rec.mu.Unlock()
+		checkOrder(t, payloads)
+	})
+}
+
+// TestPoisonMessageDeadLetters: X1 is always rejected: after MaxAttempts it
+// is dead-lettered with its error; in block mode X2 waits, in skip mode it
+// goes; Y flows either way; replay --dead requeues X1 (count first, nothing
+// changed without --yes).
+func TestPoisonMessageDeadLetters(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		for _, mode := range []string{"block", "skip"} {
+			t.Run(mode, func(t *testing.T) {
+				d := openDB(t, dialect)
+				rows := d.insert(t,
+					row{AggregateType: "t", AggregateID: "X", Payload: `{"n":1}`},
+					row{AggregateType: "t", AggregateID: "Y", Payload: `{"n":1}`},
+					row{AggregateType: "t", AggregateID: "X", Payload: `{"n":2}`},
+					row{AggregateType: "t", AggregateID: "Y", Payload: `{"n":2}`},
+				)
+				x1, x2 := rows[0].ID, rows[2].ID
+				poison := true
+				rec := &recorder{}
+				rec.decide = func(m *Msg, call int) error {
+					if m.ID == x1 && poison {
+						return errors.New("message too large (test)")
+					}
+					return nil
+				}
+				o := defaultFake()
+				o.OnDeadLetter = mode
+				stop := runFake(t, c, d, rec, o)
+				eventually(t, 30*time.Second, "X1 dead-lettered", func() bool { return d.state(t, x1).dead })
+				if s := d.state(t, x1); s.attempts != 3 || !strings.Contains(s.lastError, "message too large") || s.published {
+					t.Fatalf("dead letter X1: %+v", s)
+				}
+				y3 := d.insert(t, row{AggregateType: "t", AggregateID: "Y", Payload: `{"n":3}`})[0]
+				eventually(t, 30*time.Second, "Y flows", func() bool { return d.state(t, y3.ID).published })
+				time.Sleep(150 * time.Millisecond)
+				if got := d.state(t, x2).published; got != (mode == "skip") {
+					t.Fatalf("mode %s: X2 published = %v", mode, got)
+				}
+				if err := stop(); err != nil {
+					t.Fatal(err)
+				}
+
+				code, out := runCLI(t, c, "replay", "--database-url", d.url, "--dead")
+				if code != 0 || !strings.Contains(out, "1 messages match") || !strings.Contains(out, "nothing changed") {
+					t.Fatalf("replay dry run: exit %d\n%s", code, out)
+				}
+				if !d.state(t, x1).dead {
+					t.Fatal("replay without --yes changed the row")
+				}
+				code, out = runCLI(t, c, "replay", "--database-url", d.url, "--dead", "--yes")
+				if code != 0 || !strings.Contains(out, "requeued 1 messages") {
+					t.Fatalf("replay --yes: exit %d\n%s", code, out)
+				}
+				if s := d.state(t, x1); s.dead || s.attempts != 0 || s.published {
+					t.Fatalf("X1 after replay: %+v", s)
+				}
+				poison = false
+				rec2 := &recorder{}
+				runFake(t, c, d, rec2, o)
+				eventually(t, 30*time.Second, "X1 and X2 published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+				if mode == "block" {
+					if got := ackOrder(rec2)["X"]; strings.Join(got, ",") != x1+","+x2 {
+						t.Fatalf("after replay X acked %v, want X1 then X2", got)
+					}
+				}
+			})
+		}
+	})
+}
+
+// TestShutdown: on stop the relay finishes the batch in flight (marked) or,
+// past the shutdown timeout, abandons it (rolled back: unmarked, no attempt
+// used).
+func TestShutdown(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		for _, finish := range []bool{true, false} {
+			t.Run(fmt.Sprint("finish=", finish), func(t *testing.T) {
+				d := openDB(t, dialect)
+				d.insert(t, sequence("t", aggregates("s", 2), 6)...)
+				rec := &recorder{gate: make(chan struct{}), entered: make(chan struct{}, 1)}
+				o := defaultFake()
+				o.ShutdownTimeout = 300 * time.Millisecond
+				if finish {
+					o.ShutdownTimeout = 20 * time.Second
+				}
+				stop := runFake(t, c, d, rec, o)
+				<-rec.entered
+				stopped := make(chan error, 1)
+				go func() { stopped <- stop() }()
+				if finish {
+					time.Sleep(100 * time.Millisecond)
+					close(rec.gate)
+				}
+				select {
+				case err := <-stopped:
+					if err != nil {
+						t.Fatal(err)
+					}
+				case <-time.After(25 * time.Second):
+					t.Fatal("relay did not stop")
+				}
+				published, attempted := d.count(t, "published_at IS NOT NULL"), d.count(t, "attempts > 0")
+				if finish && published != 6 {
+					t.Fatalf("graceful stop: %d of 6 rows marked; the batch in flight must finish", published)
+				}
+				if !finish && (published != 0 || attempted != 0) {
+					t.Fatalf("abandoned batch: %d rows marked, %d with attempts; want none", published, attempted)
+				}
+			})
+		}
+	})
+}
+
+// TestLeaderModeTwoRelays: two relays, rapid events on one hot aggregate
+// and a few others: one relay at a time holds the lock, and JetStream
+// receives every aggregate in creation order.
+func TestLeaderModeTwoRelays(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		e := newJetStream(t)
+		subject := e.prefix + ".hot"
+		for i := 0; i < 2; i++ {
+			startRelay(t, c, fastFlags(d, "--broker-url", e.url, "--batch-size", "25", "--log-level", "info")...)
+		}
+		aggs := append(aggregates("cold", 4), "hot", "hot", "hot", "hot")
+		rows := sequence(subject, aggs, 400)
+		for i := 0; i < len(rows); i += 50 {
+			d.insert(t, rows[i:i+50]...)
+			time.Sleep(20 * time.Millisecond)
+		}
+		eventually(t, 60*time.Second, "every row published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+		var got []struct{ agg, body string }
+		for _, m := range e.messages(t) {
+			got = append(got, struct{ agg, body string }{m.Header.Get("aggregate-id"), string(m.Data)})
+		}
+		if len(got) != len(rows) {
+			t.Fatalf("stream has %d messages, want %d", len(got), len(rows))
+		}
+		last := checkOrder(t, got)
+		hot := 0
+		for _, r := range rows {
+			if r.AggregateID == "hot" {
+				hot++
+			}
+		}
+		if last["hot"] != hot || hot < 100 {
+			t.Fatalf("hot aggregate: last message %d, want %d", last["hot"], hot)
+		}
+	})
+}
