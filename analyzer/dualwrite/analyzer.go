@@ -2,6 +2,7 @@ package dualwrite
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 	"sort"
@@ -213,7 +214,7 @@ func (r *reporter) checkPublish(g *order, pi int, funcName string, decl *ast.Fun
 			w = after
 		}
 		if w < 0 && (p.async == asyncGo || p.async == asyncDefer) {
-			w = r.anyWrite(g)
+			w = r.anyWrite(g, p.pos)
 		}
 		if w >= 0 && (p.async != asyncRetry || !within(&evs[w], p.asyncNode)) {
 			r.report(RuleAsync, funcName, decl, p, &evs[w])
@@ -233,9 +234,10 @@ func (r *reporter) checkPublish(g *order, pi int, funcName string, decl *ast.Fun
 	}
 }
 
-func (r *reporter) anyWrite(g *order) int {
+// anyWrite returns a live, uncovered write that is not part of the call at pos.
+func (r *reporter) anyWrite(g *order, pos token.Pos) int {
 	for i := range r.c.events {
-		if r.c.events[i].kind == evWrite && g.live(i) && !r.c.covered(&r.c.events[i]) {
+		if w := &r.c.events[i]; w.kind == evWrite && w.pos != pos && g.live(i) && !r.c.covered(w) {
 			return i
 		}
 	}

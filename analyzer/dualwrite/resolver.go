@@ -60,11 +60,12 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 					}
 				}
 			}
-			for _, obj := range p.TypesInfo.Defs {
-				if tn, ok := obj.(*types.TypeName); ok && !tn.IsAlias() && tn.Parent() == p.Types.Scope() {
-					if n, ok := tn.Type().(*types.Named); ok && !types.IsInterface(n) {
-						r.concrete = append(r.concrete, n)
-					}
+		}
+		scope := p.Types.Scope()
+		for _, name := range scope.Names() {
+			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
+				if n, ok := tn.Type().(*types.Named); ok && !types.IsInterface(n) {
+					r.concrete = append(r.concrete, n)
 				}
 			}
 		}
