@@ -109,6 +109,14 @@ func (c *collector) unit(sig *types.Signature, body *ast.BlockStmt) {
 }
 
 func (c *collector) walk(n ast.Node, wc wctx) {
+	switch x := n.(type) {
+	case *ast.Ident, *ast.BasicLit:
+		return // nothing to see; spares the closure below
+	case *ast.SelectorExpr:
+		if _, ok := x.X.(*ast.Ident); ok {
+			return
+		}
+	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:

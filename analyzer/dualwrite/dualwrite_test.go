@@ -14,3 +14,7 @@ var testdata, _ = filepath.Abs(filepath.Join("..", "..", "testdata"))
 func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, testdata, dualwrite.Analyzer, "shapes/...")
 }
+
+func TestFacts(t *testing.T) {
+	analysistest.Run(t, testdata, dualwrite.Analyzer.Requires[0], "facts/...")
+}

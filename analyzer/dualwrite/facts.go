@@ -35,6 +35,7 @@ type factsResult struct {
 	pass     *analysis.Pass
 	relPkgs  map[*types.Package]bool
 	dispatch map[*types.TypeName]*Effect
+	imported map[*types.Func]*Effects // facts of imported functions, read once
 }
 
 func (r *factsResult) effectsOf(fn *types.Func) (*Effects, bool) {
@@ -45,11 +46,16 @@ func (r *factsResult) effectsOf(fn *types.Func) (*Effects, bool) {
 	if fn.Pkg() == nil || !r.isRelevant(fn.Pkg()) {
 		return nil, false
 	}
+	if e, ok := r.imported[fn]; ok {
+		return e, false
+	}
+	var e *Effects
 	var f FuncFact
 	if r.pass.ImportObjectFact(fn, &f) {
-		return &f.Effects, false
+		e = &f.Effects
 	}
-	return nil, false
+	r.imported[fn] = e
+	return e, false
 }
 
 func (r *factsResult) isRelevant(p *types.Package) bool {
@@ -66,7 +72,7 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &factsResult{cat: cat, pass: pass, relPkgs: map[*types.Package]bool{}, local: map[*types.Func]*Effects{}, dispatch: map[*types.TypeName]*Effect{}}
+	res := &factsResult{cat: cat, pass: pass, relPkgs: map[*types.Package]bool{}, local: map[*types.Func]*Effects{}, dispatch: map[*types.TypeName]*Effect{}, imported: map[*types.Func]*Effects{}}
 	for _, imp := range pass.Pkg.Imports() {
 		if res.isRelevant(imp) {
 			res.relevant = true
