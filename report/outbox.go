@@ -27,6 +27,9 @@ type WriteSite struct {
 	Func string `json:"func"` // enclosing function ("file.go:line" for closures: func literal position)
 	Tx   string `json:"tx"`   // the transaction handle expression
 	Kind string `json:"kind"` // "writer" (outbox.Insert) or "sql" (INSERT INTO outbox)
+	// AggregateType is the constant aggregate type of the message, when
+	// the call spells it out.
+	AggregateType string `json:"aggregate_type,omitempty"`
 }
 
 // migration finds the migration that creates the outbox table (the up
@@ -166,7 +169,11 @@ func outboxCall(call *ast.CallExpr, alias string, consts map[string]string) (Wri
 		if len(call.Args) >= 2 {
 			tx = exprString(call.Args[1])
 		}
-		return WriteSite{Tx: tx, Kind: "writer"}, true
+		site := WriteSite{Tx: tx, Kind: "writer"}
+		if len(call.Args) >= 3 {
+			site.AggregateType = aggregateType(call.Args[2], consts)
+		}
+		return site, true
 	}
 	for _, a := range call.Args {
 		s := ""
@@ -236,4 +243,29 @@ func writeExpr(b *strings.Builder, e ast.Expr) {
 	default:
 		b.WriteString("?")
 	}
+}
+
+// aggregateType reads AggregateType: "..." from an outbox.Message literal.
+func aggregateType(e ast.Expr, consts map[string]string) string {
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = u.X
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return ""
+	}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if k, isIdent := kv.Key.(*ast.Ident); !ok || !isIdent || k.Name != "AggregateType" {
+			continue
+		}
+		switch v := kv.Value.(type) {
+		case *ast.BasicLit:
+			s, _ := strconv.Unquote(v.Value)
+			return s
+		case *ast.Ident:
+			return consts[v.Name]
+		}
+	}
+	return ""
 }

@@ -12,9 +12,9 @@ import (
 var (
 	eventRouter = regexp.MustCompile(`io\.debezium\.transforms\.outbox\.EventRouter`)
 	// claimQuery marks a polling relay: it claims unpublished outbox rows.
-	claimQuery    = regexp.MustCompile(`(?is)published_at\s+IS\s+NULL.*?FOR\s+UPDATE\s+SKIP\s+LOCKED`)
+	claimQuery    = regexp.MustCompile(`(?is)published_at\s+IS\s+NULL.*?FOR\s+UPDATE(\s+OF\s+[\w.]+(\s*,\s*[\w.]+)*)?\s+SKIP\s+LOCKED`)
 	advisoryLock  = regexp.MustCompile(`(?i)pg_try_advisory_xact_lock|pg_try_advisory_lock|GET_LOCK\s*\(`)
-	shardsInConf  = regexp.MustCompile(`(?i)(?:--shards[= ]"?|OUTBOX_RELAY_SHARDS\s*[=:]\s*"?|\bshards\s*:\s*"?)(\d+)`)
+	shardsInConf  = regexp.MustCompile(`(?i)(?:--shards[= ]"?|OUTBOX_(?:RELAY_)?SHARDS\s*[=:]\s*"?|\bshards\s*:\s*"?)(\d+)`)
 	shardsFlagDef = regexp.MustCompile(`"shards",\s*(\d+)`)
 	// brokerKey: the relay sets the broker's key from aggregate_id.
 	brokerKey = regexp.MustCompile(`(?i)\b(Key|OrderingKey|MessageGroupId|PartitionKey)\s*[:=][^\n]*\bagg(regate)?_?id`)
@@ -48,17 +48,35 @@ type relayInfo struct {
 	Connector map[string]string
 }
 
-func (t *tree) relay() relayInfo {
+func (t *tree) relay(aggregateTypes []string) relayInfo {
 	if m, ok := t.find(func(f string) bool { return isConfig(f) && !isGo(f) }, eventRouter); ok {
 		r := relayInfo{Mode: RelayDebezium, Evidence: []Location{m.loc()}, Connector: connectorConfig(t.read(m.File))}
 		repl := r.Connector["transforms.outbox.route.topic.replacement"]
 		if repl == "" {
 			repl = "outbox.event.${routedByValue}" // EventRouter's default
 		}
-		r.Topics = strings.ReplaceAll(repl, "${routedByValue}", "<aggregate_type>")
+		// The topics are the aggregate types the code writes, routed.
+		var topics []string
+		for _, a := range aggregateTypes {
+			topics = append(topics, strings.ReplaceAll(repl, "${routedByValue}", a))
+		}
+		if len(topics) == 0 {
+			topics = []string{strings.ReplaceAll(repl, "${routedByValue}", "<aggregate_type>")}
+		}
+		r.Topics = strings.Join(topics, ", ")
 		return r
 	}
-	if m, ok := t.find(isGo, claimQuery); ok {
+	claims := t.findAll(isGo, claimQuery, 0)
+	if len(claims) > 0 {
+		// A hand-written relay may sit beside the generated one: prefer the
+		// one that takes a lock.
+		m := claims[0]
+		for _, c := range claims {
+			if _, ok := t.find(and(isGo, inDir(path.Dir(c.File))), advisoryLock); ok {
+				m = c
+				break
+			}
+		}
 		r := relayInfo{Mode: RelayUnlocked, Dir: path.Dir(m.File), Evidence: []Location{m.loc()}}
 		if l, ok := t.find(and(isGo, inDir(r.Dir)), advisoryLock); ok {
 			r.Mode = RelayLeader

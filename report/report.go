@@ -220,7 +220,14 @@ func Build(dir string, opts Options) (*Report, error) {
 	sites, txs := t.outboxWrites(module, wdir)
 	r.Outbox = Outbox{Migration: mig, Writer: wdir, Transactions: txs, Sites: nonNil(sites)}
 
-	ri := t.relay()
+	var aggTypes []string
+	for _, s := range sites {
+		if s.AggregateType != "" && !slices.Contains(aggTypes, s.AggregateType) {
+			aggTypes = append(aggTypes, s.AggregateType)
+		}
+	}
+	sort.Strings(aggTypes)
+	ri := t.relay(aggTypes)
 	r.Relay = Relay{Mode: ri.Mode, Shards: ri.Shards, Topics: ri.Topics, Store: ri.Store, Evidence: nonNil(ri.Evidence)}
 
 	set, keyless, at, ok := t.orderingKey(ri)
