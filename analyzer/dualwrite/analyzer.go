@@ -221,7 +221,7 @@ func (r *reporter) checkPublish(g *order, pi int, funcName string, decl *ast.Fun
 			return
 		}
 	}
-	if p.loop != nil && before >= 0 && !within(&evs[before], p.loop) {
+	if p.loop != nil && before >= 0 && !within(&evs[before], p.loop) && isRetryLoop(p.loop) {
 		r.report(RuleAsync, funcName, decl, p, &evs[before])
 		return
 	}
@@ -395,4 +395,31 @@ func mayReturn(call *ast.CallExpr) bool {
 		}
 	}
 	return true
+}
+
+// isRetryLoop tells a loop that retries (sleeps or backs off, or counts
+// attempts, or runs until a break) from one that walks a collection.
+func isRetryLoop(n ast.Node) bool {
+	loop, ok := n.(*ast.ForStmt)
+	if !ok {
+		return false
+	}
+	if loop.Cond == nil {
+		return true
+	}
+	retry := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			l := strings.ToLower(x.Name)
+			if strings.Contains(l, "attempt") || strings.Contains(l, "retr") || strings.Contains(l, "tries") ||
+				strings.Contains(l, "backoff") || x.Name == "Sleep" {
+				retry = true
+			}
+		}
+		return !retry
+	})
+	return retry
 }

@@ -191,3 +191,14 @@ func (s *Service) handleOne(ctx context.Context, o Order) {
 func (s *Service) Start(ctx context.Context) {
 	go s.handleOne(ctx, Order{ID: "1"})
 }
+
+// An index loop over events after the write is not a retry loop: OBX001.
+func (s *Service) PublishIndexed(ctx context.Context, orders []Order) error {
+	if _, err := s.db.ExecContext(ctx, "UPDATE orders SET status = 'shipped'"); err != nil {
+		return err
+	}
+	for i := 0; i < len(orders); i++ {
+		s.w.WriteMessages(ctx, kafka.Message{Topic: "orders", Key: []byte(orders[i].ID)}) // want `OBX001`
+	}
+	return nil
+}
