@@ -16,11 +16,17 @@
 //	prog.Packages                           // root *packages.Package, with Syntax and TypesInfo
 //	prog.Rel(f.Publish.Position.Filename)   // path relative to dir, slash-separated
 //
-// Interface calls: the CLI sees the whole program, so Load runs the
-// analyzer a second time when the first pass left calls through interfaces
-// that implementations in the loaded packages could resolve (see the
-// analyzer's doc for the hook). Findings that needed it have
-// Call.ViaInterface set; `go vet` cannot produce those.
+// Interface calls: the CLI sees the whole program, so the analyzer runs on
+// the root packages with dualwrite.ProgramResolver, which summarises callees
+// from the loaded syntax and maps an interface method to its implementations
+// among the loaded packages. Findings that needed it have Call.ViaInterface
+// set; `go vet` (one package at a time, facts only) cannot produce those.
+//
+// Loading: dependencies that import no catalogued DB or broker client
+// (directly or transitively) cannot write or publish, so their function
+// bodies are dropped after parsing and they are type-checked from their
+// declarations; roots, and dependencies that wrap a client, keep full
+// syntax (Options.AllBodies keeps everything).
 //
 // Output formats (text, json, sarif) live in the subpackage format.
 package scan
