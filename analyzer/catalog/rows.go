@@ -214,7 +214,8 @@ var rows = func() []Entry {
 
 	// Kafka: segmentio/kafka-go
 	add(publish("kafka", p(kafkago+".Writer", "WriteMessages"), Message{Topic: "1[].Topic|recv.Topic", Key: "1[].Key", Value: "1[].Value", Headers: "1[].Headers"}),
-		publish("kafka", p(kafkago+".Conn", "WriteMessages"), Message{Topic: "0[].Topic|recv()3", Key: "0[].Key", Value: "0[].Value", Headers: "0[].Headers"}))
+		publish("kafka", p(kafkago+".Conn", "WriteMessages"), Message{Topic: "0[].Topic|recv()3", Key: "0[].Key", Value: "0[].Value", Headers: "0[].Headers"}),
+		consume("kafka", p(kafkago+".Reader", "FetchMessage"), NoArg), consume("kafka", p(kafkago+".Reader", "ReadMessage"), NoArg))
 	// Kafka: sarama (IBM and Shopify)
 	for _, s := range []string{ibmSarama, shopSarama} {
 		pm := Message{Topic: "0.Topic", Key: "0.Key", Value: "0.Value", Headers: "0.Headers"}

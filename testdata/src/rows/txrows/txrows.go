@@ -340,5 +340,6 @@ func negRedisCache(rdb *redis.Client, u redis.UniversalClient) {
 func negConsumers(r *kafka.Reader, g sarama.ConsumerGroup, h sarama.ConsumerGroupHandler) {
 	m, _ := r.FetchMessage(ctx)
 	r.CommitMessages(ctx, m)
+	m, _ = r.ReadMessage(ctx)
 	g.Consume(ctx, []string{"orders"}, h)
 }
