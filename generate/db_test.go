@@ -1,0 +1,262 @@
+package generate_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"text/template"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/outboxify/outboxify/internal/testenv"
+	"github.com/outboxify/outboxify/internal/testmod"
+	"github.com/outboxify/outboxify/templates"
+)
+
+// migrationSQL returns the up and down SQL of the rendered outbox migration
+// in any format (atlas has no down file: its reverse is goose's).
+func migrationSQL(t *testing.T, cfg templates.Config) (up, down string) {
+	t.Helper()
+	files, err := templates.Render(cfg, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		s := string(f.Content)
+		switch {
+		case strings.HasSuffix(f.Path, ".up.sql"):
+			up = s
+		case strings.HasSuffix(f.Path, ".down.sql"):
+			down = s
+		case cfg.Migrations == "goose":
+			u, d, ok := strings.Cut(s, "-- +goose Down")
+			if !ok {
+				t.Fatalf("%s: no -- +goose Down", f.Path)
+			}
+			up, down = u, d
+		case cfg.Migrations == "atlas":
+			up = s
+			g := cfg
+			g.Migrations = "goose"
+			_, down = migrationSQL(t, g)
+		}
+	}
+	if up == "" || down == "" {
+		t.Fatalf("%+v: migration up or down missing in %d files", cfg, len(files))
+	}
+	return up, down
+}
+
+// execScript runs a migration script. PostgreSQL takes several statements
+// in one simple-protocol Exec; for MySQL the DSN enables multiStatements.
+func execScript(t *testing.T, db string, conn any, script string) {
+	t.Helper()
+	ctx := context.Background()
+	var err error
+	switch db {
+	case "postgres":
+		_, err = conn.(*pgx.Conn).Exec(ctx, script)
+	default:
+		_, err = conn.(*sql.DB).ExecContext(ctx, script)
+	}
+	if err != nil {
+		t.Fatalf("apply migration: %v\n%s", err, script)
+	}
+}
+
+func tableNames(t *testing.T, db string, conn any) []string {
+	t.Helper()
+	q := `SELECT table_name FROM information_schema.tables WHERE table_schema = %s ORDER BY table_name`
+	var names []string
+	switch db {
+	case "postgres":
+		rows, err := conn.(*pgx.Conn).Query(context.Background(), fmt.Sprintf(q, "current_schema()"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+	default:
+		rows, err := conn.(*sql.DB).Query(fmt.Sprintf(q, "DATABASE()"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var n string
+			if err := rows.Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// openDB creates a fresh database for the test and connects to it.
+func openDB(t *testing.T, db string) (conn any, dsn string, closeConn func()) {
+	t.Helper()
+	switch db {
+	case "postgres":
+		dsn = testenv.PostgresDB(t)
+		c, err := pgx.Connect(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, dsn, func() { c.Close(context.Background()) }
+	default:
+		dsn = testenv.MySQLDB(t)
+		c, err := sql.Open("mysql", dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetMaxOpenConns(1)
+		return c, dsn, func() { c.Close() }
+	}
+}
+
+// TestMigrationsUpDownUp applies every migration format's outbox migration
+// to the real PostgreSQL and MariaDB: up, down, up, and down again to leave
+// room for the next format.
+func TestMigrationsUpDownUp(t *testing.T) {
+	for _, db := range []string{"postgres", "mysql"} {
+		t.Run(db, func(t *testing.T) {
+			conn, _, closeConn := openDB(t, db)
+			defer closeConn()
+			for _, format := range []string{"sql", "goose", "migrate", "atlas"} {
+				for _, relay := range []string{"polling", "debezium"} {
+					notify := "trigger"
+					if db == "mysql" {
+						notify = "off"
+					}
+					cfg := templates.Config{Module: "example.com/m", DB: db, Migrations: format, Relay: relay, Notify: notify}
+					up, down := migrationSQL(t, cfg)
+					want := []string{"inbox", "outbox"}
+					if db == "mysql" {
+						want = []string{"inbox", "outbox", "outbox_aggregate_lock"}
+					}
+					for i, step := range []string{up, down, up} {
+						execScript(t, db, conn, step)
+						got := tableNames(t, db, conn)
+						if i == 1 {
+							if len(got) != 0 {
+								t.Fatalf("%s %s: after down, tables %v remain", format, relay, got)
+							}
+						} else if strings.Join(got, ",") != strings.Join(want, ",") {
+							t.Fatalf("%s %s: after up, tables %v, want %v", format, relay, got, want)
+						}
+					}
+					if db == "postgres" && relay == "polling" {
+						checkNotify(t, conn.(*pgx.Conn))
+					}
+					execScript(t, db, conn, down)
+				}
+			}
+		})
+	}
+}
+
+// checkNotify inserts two rows in one statement and expects exactly one
+// notification on channel outbox with the constant payload.
+func checkNotify(t *testing.T, conn *pgx.Conn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := conn.Exec(ctx, "LISTEN outbox"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload)
+		VALUES (gen_random_uuid(), 'order', '1', 'OrderPlaced', '{}'), (gen_random_uuid(), 'order', '2', 'OrderPlaced', '{}')`); err != nil {
+		t.Fatal(err)
+	}
+	n, err := conn.WaitForNotification(ctx)
+	if err != nil {
+		t.Fatalf("no NOTIFY after insert: %v", err)
+	}
+	if n.Channel != "outbox" || n.Payload != "outbox" {
+		t.Fatalf("notification %q %q, want channel outbox, payload outbox", n.Channel, n.Payload)
+	}
+	short, cancel2 := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel2()
+	if extra, err := conn.WaitForNotification(short); err == nil {
+		t.Fatalf("a second notification %+v for one statement: the trigger must be FOR EACH STATEMENT", extra)
+	}
+	if _, err := conn.Exec(context.Background(), "UNLISTEN outbox"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWriterAndInboxAgainstDatabases renders the writer and inbox for every
+// driver on both databases into one temporary module with a test package
+// per combination (testdata/dbtest.go.tmpl), applies the migration to a
+// fresh database each, and runs them all with one go test.
+func TestWriterAndInboxAgainstDatabases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	type combo struct{ db, driver, relay string }
+	var combos []combo
+	for _, db := range []string{"postgres", "mysql"} {
+		for _, driver := range []string{"database/sql", "pgx", "sqlx", "gorm"} {
+			if db == "mysql" && driver == "pgx" {
+				continue
+			}
+			combos = append(combos, combo{db, driver, "polling"})
+		}
+		combos = append(combos, combo{db, "database/sql", "debezium"})
+	}
+	tmplText, err := os.ReadFile("testdata/dbtest.go.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := template.Must(template.New("dbtest").Delims("[[", "]]").Parse(string(tmplText)))
+	const mod = "example.com/dbtest"
+	files := map[string][]byte{}
+	nonWord := regexp.MustCompile(`\W`)
+	for _, c := range combos {
+		name := nonWord.ReplaceAllString(fmt.Sprintf("%s_%s_%s", c.db, c.driver, c.relay), "")
+		cfg := templates.Config{Module: mod + "/" + name, DB: c.db, Driver: c.driver, Relay: c.relay, Broker: "nats"}
+		conn, dsn, closeConn := openDB(t, c.db)
+		up, _ := migrationSQL(t, templates.Config{Module: cfg.Module, DB: c.db, Migrations: "sql", Relay: c.relay, Notify: "off"})
+		execScript(t, c.db, conn, up)
+		closeConn()
+		rendered, err := templates.Render(cfg, "outbox", "inbox")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rendered {
+			files[name+"/"+f.Path] = f.Content
+		}
+		env := "OUTBOXIFY_DBTEST_" + strings.ToUpper(name)
+		t.Setenv(env, dsn)
+		var b bytes.Buffer
+		if err := tmpl.Execute(&b, map[string]string{"DB": c.db, "Driver": c.driver, "Relay": c.relay, "Module": cfg.Module,
+			"EnvVar": env, "Table": "outbox", "InboxTable": "inbox"}); err != nil {
+			t.Fatal(err)
+		}
+		files[name+"/dbtest/db_test.go"] = b.Bytes()
+	}
+	dir := testmod.New(t, mod, files)
+	cmd := exec.Command("go", "test", "-count=1", "-v", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "_test.go:") || strings.HasPrefix(line, "ok") || strings.HasPrefix(line, "FAIL") || strings.HasPrefix(line, "---") {
+			t.Log(line)
+		}
+	}
+	if err != nil {
+		t.Fatalf("generated writer/inbox tests failed: %v\n%s", err, out)
+	}
+}
