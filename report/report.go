@@ -342,6 +342,12 @@ func summarizeConsumers(cs []consumer.Consumer, module string, rel func(string) 
 		}
 	}
 	for _, c := range cs {
+		if path.Base(c.Package) == "inbox" {
+			// The inbox package's own consumer glue is the tool, not a
+			// service using it.
+			out.Count--
+			continue
+		}
 		loc := Location{File: rel(c.Call.Position.Filename), Line: c.Call.Position.Line}
 		switch c.Guard {
 		case consumer.GuardInbox:
