@@ -25,7 +25,7 @@ import (
 
 // metaMode is the cheap first load: the import graph and file names only.
 const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedDeps
+	packages.NeedImports | packages.NeedDeps | packages.NeedModule
 
 // loadPackages loads patterns with full syntax for the root packages and for
 // dependencies that reach a catalogued client; others lose their bodies.
@@ -93,9 +93,12 @@ func loadPackages(pcfg *packages.Config, patterns []string, cfg *config.Config, 
 	return pkgs, nil
 }
 
-// relevantPackages returns the import paths whose bodies the analyzer may
-// need: the roots, and every non-client package that imports a catalogued
-// client or a package named by the configuration, directly or not.
+// relevantPackages returns the import paths whose bodies the analyzers may
+// need: the roots, every package of the roots' modules (the team's own code,
+// which other analyzers run over the same packages, such as the consumer
+// rule's external-call facts, may need), and every non-client package that
+// imports a catalogued client or a package named by the configuration,
+// directly or not.
 func relevantPackages(roots []*packages.Package, cfg *config.Config) map[string]bool {
 	cat := catalog.Default()
 	configured := map[string]bool{}
@@ -123,10 +126,19 @@ func relevantPackages(roots []*packages.Package, cfg *config.Config) map[string]
 		return r
 	}
 	keep := map[string]bool{}
+	modules := map[string]bool{}
 	for _, p := range roots {
 		visit(p)
 		keep[p.PkgPath] = true
+		if p.Module != nil {
+			modules[p.Module.Path] = true
+		}
 	}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if p.Module != nil && modules[p.Module.Path] {
+			keep[p.PkgPath] = true
+		}
+	})
 	for path, r := range reaches {
 		if r && (configured[path] || !cat.IsClient(path)) {
 			keep[path] = true
