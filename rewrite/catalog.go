@@ -29,29 +29,31 @@ var publishers = map[string]publisher{
 	"(*github.com/twmb/franz-go/pkg/kgo.Client).ProduceSync": {messages: franz, chain: []string{"FirstErr"}},
 
 	"(*github.com/nats-io/nats.go.Conn).Publish":                  {messages: natsSubjectData(0)},
-	"(github.com/nats-io/nats.go.JetStreamContext).Publish":       {messages: natsSubjectData(0)},
 	"(github.com/nats-io/nats.go.JetStream).Publish":              {messages: natsSubjectData(0)},
-	"(github.com/nats-io/nats.go/jetstream.JetStream).Publish":    {messages: natsSubjectData(1)},
 	"(github.com/nats-io/nats.go/jetstream.Publisher).Publish":    {messages: natsSubjectData(1)},
 	"(*github.com/nats-io/nats.go.Conn).PublishMsg":               {messages: natsMsg(0)},
-	"(github.com/nats-io/nats.go.JetStreamContext).PublishMsg":    {messages: natsMsg(0)},
-	"(github.com/nats-io/nats.go/jetstream.JetStream).PublishMsg": {messages: natsMsg(1)},
+	"(github.com/nats-io/nats.go.JetStream).PublishMsg":           {messages: natsMsg(0)},
 	"(github.com/nats-io/nats.go/jetstream.Publisher).PublishMsg": {messages: natsMsg(1)},
 
 	"(*github.com/rabbitmq/amqp091-go.Channel).PublishWithContext": {messages: amqpPublish(1)},
 	"(*github.com/rabbitmq/amqp091-go.Channel).Publish":            {messages: amqpPublish(0)},
 	"(*github.com/streadway/amqp.Channel).Publish":                 {messages: amqpPublish(0)},
 
-	"(*github.com/aws/aws-sdk-go-v2/service/sns.Client).Publish":     {messages: snsPublish},
-	"(*github.com/aws/aws-sdk-go-v2/service/sqs.Client).SendMessage": {messages: sqsSend},
+	"(*github.com/aws/aws-sdk-go-v2/service/sns.Client).Publish":       {messages: snsPublish},
+	"(*github.com/aws/aws-sdk-go-v2/service/sqs.Client).SendMessage":   {messages: sqsSend},
+	"(*github.com/aws/aws-sdk-go-v2/service/kinesis.Client).PutRecord": {messages: kinesisPut},
 
 	"(*cloud.google.com/go/pubsub.Topic).Publish":        {messages: pubsubPublish("Topic"), chain: []string{"Get"}},
 	"(*cloud.google.com/go/pubsub/v2.Publisher).Publish": {messages: pubsubPublish("Publisher"), chain: []string{"Get"}},
 
-	"(github.com/redis/go-redis/v9.cmdable).Publish": {messages: redisPublish, chain: []string{"Err", "Result"}},
-	"(github.com/go-redis/redis/v8.cmdable).Publish": {messages: redisPublish, chain: []string{"Err", "Result"}},
-	"(github.com/redis/go-redis/v9.cmdable).XAdd":    {messages: redisXAdd, chain: []string{"Err", "Result"}},
-	"(github.com/go-redis/redis/v8.cmdable).XAdd":    {messages: redisXAdd, chain: []string{"Err", "Result"}},
+	"(github.com/redis/go-redis/v9.cmdable).Publish":        {messages: redisPublish, chain: []string{"Err", "Result"}},
+	"(github.com/redis/go-redis/v9.cmdable).SPublish":       {messages: redisPublish, chain: []string{"Err", "Result"}},
+	"(github.com/redis/go-redis/v9.PubSubCmdable).Publish":  {messages: redisPublish, chain: []string{"Err", "Result"}},
+	"(github.com/redis/go-redis/v9.PubSubCmdable).SPublish": {messages: redisPublish, chain: []string{"Err", "Result"}},
+	"(github.com/redis/go-redis/v9.StreamCmdable).XAdd":     {messages: redisXAdd, chain: []string{"Err", "Result"}},
+	"(github.com/go-redis/redis/v8.Cmdable).Publish":        {messages: redisPublish, chain: []string{"Err", "Result"}},
+	"(github.com/go-redis/redis/v8.Cmdable).XAdd":           {messages: redisXAdd, chain: []string{"Err", "Result"}},
+	"(github.com/redis/go-redis/v9.cmdable).XAdd":           {messages: redisXAdd, chain: []string{"Err", "Result"}},
 }
 
 // txClient is one database client's transaction idiom.

@@ -664,6 +664,28 @@ func sqsSend(x *extractor, call *ast.CallExpr) ([]message, string) {
 	return []message{x.finish(m)}, ""
 }
 
+func kinesisPut(x *extractor, call *ast.CallExpr) ([]message, string) {
+	l, ok := x.lit(call.Args[1])
+	if !ok || !keyed(l) {
+		return nil, unsupported("a PutRecordInput that is not a keyed literal")
+	}
+	var m message
+	stream := field(l, "StreamName")
+	if stream == nil {
+		return nil, "the record names its stream by ARN only; write the outbox row by hand"
+	}
+	if m.aggType, ok = x.str(stream); !ok {
+		return nil, unsupported("the stream name")
+	}
+	if m.aggID, ok = x.str(field(l, "PartitionKey")); !ok {
+		return nil, unsupported("the partition key")
+	}
+	if m.payload, ok = x.bytes(field(l, "Data")); !ok {
+		return nil, unsupported("the data")
+	}
+	return []message{x.finish(m)}, ""
+}
+
 // pubsubPublish reads the topic id from the handle's constructor call
 // (client.Topic("orders") / client.Publisher("orders")), in the call or in
 // a local variable assigned once.

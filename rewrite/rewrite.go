@@ -116,9 +116,6 @@ func (r *Result) manual(f dualwrite.Finding, reason, advice string) {
 
 // adviceFor is the default "what to do by hand" for a finding.
 func adviceFor(f dualwrite.Finding) string {
-	if f.Advice != "" {
-		return f.Advice
-	}
 	return "insert the event with outbox.Insert(ctx, tx, outbox.Message{...}) on the transaction that does the write, before Commit, and drop the publish (the relay publishes it)"
 }
 

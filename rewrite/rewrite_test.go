@@ -15,7 +15,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/outboxify/outboxify/rewrite"
-	"github.com/outboxify/outboxify/rewrite/internal/pairscan"
+	"github.com/outboxify/outboxify/scan"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
@@ -128,8 +128,11 @@ func load(t *testing.T, dir string) []*packages.Package {
 
 func fix(t *testing.T, dir string) *rewrite.Result {
 	t.Helper()
-	pkgs := load(t, dir)
-	findings := pairscan.Find(pkgs, rewrite.Rewritable)
+	prog, err := scan.Load(dir, []string{"./..."}, scan.Options{Env: loadConfig(dir).Env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, findings := prog.Packages, prog.Findings
 	res, err := rewrite.Fix(pkgs, findings, rewrite.Options{OutboxPkg: outboxPkg})
 	if err != nil {
 		t.Fatal(err)

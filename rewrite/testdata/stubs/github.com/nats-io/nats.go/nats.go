@@ -23,7 +23,11 @@ type Conn struct{}
 func (nc *Conn) Publish(subj string, data []byte) error { return nil }
 func (nc *Conn) PublishMsg(m *Msg) error                { return nil }
 
-type JetStreamContext interface {
+type JetStream interface {
 	Publish(subj string, data []byte, opts ...PubOpt) (*PubAck, error)
 	PublishMsg(m *Msg, opts ...PubOpt) (*PubAck, error)
+}
+
+type JetStreamContext interface {
+	JetStream
 }

@@ -14,7 +14,11 @@ type PubAck struct {
 
 type PublishOpt func() error
 
-type JetStream interface {
+type Publisher interface {
 	Publish(ctx context.Context, subject string, payload []byte, opts ...PublishOpt) (*PubAck, error)
 	PublishMsg(ctx context.Context, msg *nats.Msg, opts ...PublishOpt) (*PubAck, error)
+}
+
+type JetStream interface {
+	Publisher
 }
