@@ -45,7 +45,7 @@ func (f *funcFact) empty() bool { return f.Write == "" && !f.Inbox && f.External
 // of its own, so it is skipped.
 func (c *checker) summarize() {
 	c.summaries = map[*types.Func]*funcFact{}
-	if c.inGOROOT() {
+	if c.inGOROOT() || !c.mayMatter() {
 		return
 	}
 	fns := make([]*types.Func, 0, len(c.decls))
@@ -91,6 +91,26 @@ func (c *checker) summarize() {
 			c.pass.ExportObjectFact(fn, sum)
 		}
 	}
+}
+
+// mayMatter reports whether the package can reach a DB write, the inbox or
+// an external API: it imports a catalogued client, database/sql, net/http,
+// net/smtp, an inbox or SDK package, or some dependency has facts. Facts
+// are sparse, so the last check is cheap; packages below the data layer
+// are skipped.
+func (c *checker) mayMatter() bool {
+	for _, imp := range c.pass.Pkg.Imports() {
+		p := imp.Path()
+		if p == "database/sql" || p == "net/http" || p == "net/smtp" || c.catalog.IsClient(p) || c.catalog.HasPackage(p) || isInboxPkg(imp) {
+			return true
+		}
+		for _, sdk := range externalSDKs {
+			if p == sdk || strings.HasPrefix(p, sdk+"/") {
+				return true
+			}
+		}
+	}
+	return len(c.pass.AllObjectFacts()) > 0
 }
 
 // inGOROOT reports whether the package is part of the Go distribution.
