@@ -1,0 +1,182 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/outboxify/outboxify/internal/testenv"
+)
+
+// sharedBroker returns the machine's broker for s (JetStream), or an
+// in-process kfake cluster for Kafka.
+func sharedBroker(t *testing.T, s stack) brokerEnv {
+	t.Helper()
+	switch s.broker {
+	case "jetstream":
+		return jetStreamAt{addr: testenv.Require(t, testenv.NATS)}
+	case "franz-go", "kafka-go", "sarama":
+		return newKafka(t)
+	}
+	t.Fatalf("no broker environment for %s", s.broker)
+	return nil
+}
+
+// jetStreamAt is a JetStream server at addr.
+type jetStreamAt struct{ addr string }
+
+func (j jetStreamAt) url() string { return j.addr }
+
+// dupWindow is the JetStream duplicate window of the test streams. It is
+// short on purpose: a message the relay publishes again after a crash then
+// reaches the consumer, so the tests prove the inbox (not only JetStream's
+// Nats-Msg-Id deduplication) makes it apply once.
+const dupWindow = 100 * time.Millisecond
+
+func (j jetStreamAt) prepare(t *testing.T, typ string, o destOptions) {
+	t.Helper()
+	nc, err := nats.Connect(j.addr)
+	if err != nil {
+		t.Fatalf("connect to NATS at %s: %v", j.addr, err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cfg := jetstream.StreamConfig{Name: typ, Subjects: []string{typ}, Storage: jetstream.FileStorage, Duplicates: dupWindow}
+	if o.maxMsgSize > 0 {
+		cfg.MaxMsgSize = o.maxMsgSize
+	}
+	if _, err := js.CreateStream(ctx, cfg); err != nil {
+		t.Fatalf("create stream %s: %v", typ, err)
+	}
+	t.Cleanup(func() {
+		nc, err := nats.Connect(j.addr)
+		if err != nil {
+			return
+		}
+		defer nc.Close()
+		js, err := jetstream.New(nc)
+		if err != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = js.DeleteStream(ctx, typ)
+	})
+}
+
+// natsServer is a private nats-server process with JetStream that a test
+// can stop and start again (same port, same storage), so the shared server
+// other tests use is never touched.
+type natsServer struct {
+	t        *testing.T
+	port     int
+	storeDir string
+	proc     *proc
+}
+
+const natsServerBin = "/usr/sbin/nats-server"
+
+func newNATSServer(t *testing.T) *natsServer {
+	t.Helper()
+	if _, err := os.Stat(natsServerBin); err != nil {
+		msg := fmt.Sprintf("%s not found (Debian package nats-server): needed for a private broker the test can stop", natsServerBin)
+		if testenv.InCI() {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	s := &natsServer{t: t, port: freePort(t), storeDir: t.TempDir()}
+	s.start()
+	return s
+}
+
+func (s *natsServer) url() string { return "nats://127.0.0.1:" + strconv.Itoa(s.port) }
+
+func (s *natsServer) prepare(t *testing.T, typ string, o destOptions) {
+	jetStreamAt{addr: s.url()}.prepare(t, typ, o)
+}
+
+func (s *natsServer) start() {
+	s.t.Helper()
+	s.proc = start(s.t, "nats-server", natsServerBin, nil, "-a", "127.0.0.1", "-p", strconv.Itoa(s.port), "-js", "-sd", s.storeDir)
+	eventually(s.t, 15*time.Second, "private nats-server to accept connections", func() bool {
+		nc, err := nats.Connect(s.url(), nats.Timeout(time.Second))
+		if err != nil {
+			return false
+		}
+		defer nc.Close()
+		js, err := jetstream.New(nc)
+		if err != nil {
+			return false
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_, err = js.AccountInfo(ctx)
+		return err == nil
+	})
+}
+
+// stop stops the server (SIGTERM, like a broker restart).
+func (s *natsServer) stop() {
+	_ = s.proc.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.proc.done:
+	case <-time.After(15 * time.Second):
+		s.proc.kill()
+	}
+}
+
+// kafkaCluster is an in-process kfake cluster on a loopback port, reachable
+// by the relay and consumer processes.
+type kafkaCluster struct {
+	t     *testing.T
+	port  int
+	c     *kfake.Cluster
+	topic string
+}
+
+func newKafka(t *testing.T) *kafkaCluster {
+	t.Helper()
+	k := &kafkaCluster{t: t, port: freePort(t)}
+	k.start()
+	t.Cleanup(func() {
+		if k.c != nil {
+			k.c.Close()
+		}
+	})
+	return k
+}
+
+func (k *kafkaCluster) start() {
+	k.t.Helper()
+	opts := []kfake.Opt{kfake.Ports(k.port), kfake.NumBrokers(1)}
+	if k.topic != "" {
+		opts = append(opts, kfake.SeedTopics(4, k.topic))
+	}
+	c, err := kfake.NewCluster(opts...)
+	if err != nil {
+		k.t.Fatalf("start kfake: %v", err)
+	}
+	k.c = c
+}
+
+func (k *kafkaCluster) url() string { return "127.0.0.1:" + strconv.Itoa(k.port) }
+
+func (k *kafkaCluster) prepare(t *testing.T, typ string, o destOptions) {
+	k.topic = typ
+	k.c.Close()
+	k.start()
+}
