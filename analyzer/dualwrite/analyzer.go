@@ -271,6 +271,9 @@ func (r *reporter) afterRule(g *order, wi, pi int) string {
 func (r *reporter) checkOutbox(g *order, oi int, funcName string, decl *ast.FuncDecl) {
 	evs := r.c.events
 	o := &evs[oi]
+	if unknownHandle(o) {
+		return
+	}
 	near := -1
 	for i := range evs {
 		w := &evs[i]

@@ -499,6 +499,17 @@ func (c *collector) root(e ast.Expr) (types.Object, types.Object) {
 				return obj, base
 			}
 			e = x.X
+		case *ast.CompositeLit:
+			// &TxPublisher{tx: tx}: a value built around a transaction is that transaction
+			for _, el := range x.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					el = kv.Value
+				}
+				if r, b := c.root(el); r != nil && c.isTx(r) {
+					return r, b
+				}
+			}
+			return nil, nil
 		case *ast.CallExpr:
 			// a value derived from a transaction (q.WithTx(tx), NewRepo(tx),
 			// sql.NewPublisher(tx)) is that transaction; otherwise a method

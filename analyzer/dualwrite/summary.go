@@ -66,12 +66,17 @@ func (c *collector) covered(w *event) bool {
 	}
 	for i := range c.events {
 		o := &c.events[i]
-		if o.kind == evOutbox && sameTx(w, o) {
+		if o.kind == evOutbox && (sameTx(w, o) || unknownHandle(o)) {
 			return true
 		}
 	}
 	return false
 }
+
+// unknownHandle: an outbox insert whose handle cannot be followed (a
+// transaction carried in a context, returned by a helper): the code uses an
+// outbox, and nothing shows it is on another transaction.
+func unknownHandle(o *event) bool { return o.handle == nil && o.scope == nil && !o.eff.ViaInterface }
 
 func sameTx(w, o *event) bool {
 	if !w.inTx {

@@ -175,3 +175,39 @@ func (s *Service) WiredPublisher(ctx context.Context, id string) error {
 type Order struct{ ID string }
 
 type OutboxMessage struct{ ID string }
+
+// A publisher struct built around the transaction writes the outbox row there.
+type TxEvents struct{ tx *sql.Tx }
+
+func (e *TxEvents) Publish(ctx context.Context, id string) error {
+	return outbox.Insert(ctx, e.tx, outbox.Message{AggregateType: "orders", AggregateID: id})
+}
+
+func (s *Service) StructPublisher(ctx context.Context, id string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {
+		return err
+	}
+	events := &TxEvents{tx: tx}
+	if err := events.Publish(ctx, id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// The transaction travels in the context: the outbox insert's handle cannot
+// be followed, so it is not reported.
+type ctxKey struct{}
+
+func txFrom(ctx context.Context) *sql.Tx { tx, _ := ctx.Value(ctxKey{}).(*sql.Tx); return tx }
+
+func (s *Service) ContextTx(ctx context.Context, id string) error {
+	if _, err := txFrom(ctx).ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {
+		return err
+	}
+	return outbox.Insert(ctx, txFrom(ctx), outbox.Message{AggregateType: "orders", AggregateID: id})
+}
