@@ -145,7 +145,10 @@ func writeAtomically(root string, writes []pendingWrite) (err error) {
 	}
 	for i := range writes {
 		w := &writes[i]
-		if _, err := os.Lstat(w.abs); err == nil {
+		if fi, err := os.Lstat(w.abs); err == nil {
+			if !fi.Mode().IsRegular() {
+				return fmt.Errorf("replace %s: not a regular file", w.path)
+			}
 			w.backup = w.tmp + ".bak"
 			if err := os.Rename(w.abs, w.backup); err != nil {
 				w.backup = ""

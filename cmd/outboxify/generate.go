@@ -1,0 +1,87 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/outboxify/outboxify/generate"
+)
+
+func init() { register(newGenerateCmd) }
+
+func newGenerateCmd() *cobra.Command {
+	var (
+		dir         string
+		gen         generate.Flags
+		diff, force bool
+	)
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Generate the outbox migration, writer, inbox, relay and ops files",
+		Long: `generate writes what the transactional outbox pattern needs, for the database,
+driver, broker and migration tool the project already uses (detected from go.mod
+and existing files; a flag overrides): the outbox and inbox migration, the
+outbox writer package (Insert on the caller's transaction), the inbox package
+with consumer glue, the relay, and ops files (or the Debezium connector config
+with --relay debezium).
+
+Re-running over unchanged output changes nothing. Files are tracked in
+.outboxify/generated.json; a file edited since it was generated, or one
+outboxify did not write, is not overwritten without --force. Writes are atomic:
+all files or none.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runGenerate(cmd.OutOrStdout(), cmd.ErrOrStderr(), dir, gen, diff, force)
+		},
+	}
+	cmd.Flags().StringVarP(&dir, "dir", "C", ".", "run in `dir` (the module or a directory inside it)")
+	cmd.Flags().BoolVar(&diff, "diff", false, "print a unified diff of what would change and write nothing")
+	cmd.Flags().BoolVar(&force, "force", false, "overwrite files that differ from the generated content")
+	gen.Register(cmd.Flags())
+	return cmd
+}
+
+func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff, force bool) error {
+	if err := gen.Validate(); err != nil {
+		return withCode(exitError, err)
+	}
+	cfg, det, err := generate.Detect(dir)
+	if err != nil {
+		return withCode(exitError, err)
+	}
+	// With --diff stdout is the diff alone.
+	info := stdout
+	if diff {
+		info = stderr
+	}
+	fmt.Fprintf(info, "detected:\n%s", det)
+	cfg = generate.Override(cfg, gen.Config())
+	if cfg.DB == "mysql" {
+		cfg.Notify = "off" // no LISTEN/NOTIFY: the relay polls
+	}
+	cs, err := generate.Plan(dir, cfg, generate.Options{Out: gen.Out})
+	if err != nil {
+		return withCode(exitError, err)
+	}
+	if diff {
+		fmt.Fprint(stdout, generate.Diff(cs))
+		return nil
+	}
+	fmt.Fprint(info, cs.Summary())
+	if !cs.Pending(force) {
+		fmt.Fprintln(info, "nothing to write: the generated files are up to date")
+		return cs.Apply(force) // records unchanged files in the manifest when it lacks them
+	}
+	if err := cs.Apply(force); err != nil {
+		var conflict *generate.ConflictError
+		if errors.As(err, &conflict) {
+			return withCode(exitError, err)
+		}
+		return withCode(exitError, fmt.Errorf("write generated files: %w", err))
+	}
+	fmt.Fprintf(info, "wrote the files above under %s\n", cs.Root)
+	return nil
+}

@@ -1,0 +1,338 @@
+package generate
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outboxify/outboxify/templates"
+)
+
+var fixedNow = func() time.Time { return time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC) }
+
+// writeTree writes files (slash paths) under a fresh temp dir.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// snapshot reads every file under dir (slash path -> content).
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sameTree(t *testing.T, before, after map[string]string) {
+	t.Helper()
+	for p, c := range before {
+		if a, ok := after[p]; !ok || a != c {
+			t.Errorf("%s changed or removed", p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			t.Errorf("%s was created", p)
+		}
+	}
+}
+
+// The atlas.sum in testdata/atlas was written by ariga.io/atlas v1.1.0's
+// own migrate.NewHashFile (through LocalDir.Checksum and MarshalText) for
+// the .sql files beside it, including one marked "atlas:sum ignore".
+func TestAtlasSumMatchesAtlas(t *testing.T) {
+	files := map[string][]byte{}
+	entries, err := os.ReadDir("testdata/atlas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("testdata/atlas", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "atlas.sum" {
+			want = b
+			continue
+		}
+		files[e.Name()] = b
+	}
+	if got := atlasSum(files); string(got) != string(want) {
+		t.Fatalf("atlas.sum:\n%s\nwant (atlas's own):\n%s", got, want)
+	}
+}
+
+func TestNextVersion(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files []string
+		want  string
+	}{
+		{"empty", nil, "000001"},
+		{"sequence keeps width", []string{"0001_a.sql", "0002_b.sql", "0002_b.down.sql"}, "0003"},
+		{"sequence of migrate pairs", []string{"000009_a.up.sql", "000009_a.down.sql"}, "000010"},
+		{"sequence grows past width", []string{"9_a.sql"}, "10"},
+		{"timestamps take now", []string{"20240101000000_a.sql"}, "20261202150000"},
+		{"timestamps after a future one", []string{"20991231235959_a.sql"}, "20991231235960"},
+		{"other files ignored", []string{"README.md", "atlas.sum"}, "000001"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{}
+			for _, f := range tc.files {
+				files[f] = "--\n"
+			}
+			if got := nextVersion(writeTree(t, files), fixedNow()); got != tc.want {
+				t.Fatalf("nextVersion = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDetect(t *testing.T) {
+	const mod = "module example.com/svc\n\ngo 1.26\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  templates.Config // only the fields set are compared
+	}{
+		{"defaults", map[string]string{"go.mod": mod},
+			templates.Config{DB: "postgres", Driver: "database/sql", Broker: "nats", Migrations: "sql", MigrationsDir: "migrations", Notify: "trigger"}},
+		{"pgx native, kafka-go, goose", map[string]string{
+			"go.mod":                   mod + "require (\n\tgithub.com/jackc/pgx/v5 v5.13.0\n\tgithub.com/segmentio/kafka-go v0.4.51\n)\n",
+			"main.go":                  "package main\n\nimport _ \"github.com/jackc/pgx/v5/pgxpool\"\n",
+			"db/migrations/1_a.sql":    "-- +goose Up\nCREATE TABLE a(id int);\n-- +goose Down\nDROP TABLE a;\n",
+			"db/migrations/2_b.sql":    "-- +goose Up\nSELECT 1;\n",
+			"internal/x/testdata/x.go": "package x\n\nimport _ \"gorm.io/gorm\"\n",
+		}, templates.Config{DB: "postgres", Driver: "pgx", Broker: "kafka-go", Migrations: "goose", MigrationsDir: "db/migrations"}},
+		{"pgx through database/sql", map[string]string{
+			"go.mod":  mod + "require github.com/jackc/pgx/v5 v5.13.0\n",
+			"main.go": "package main\n\nimport _ \"github.com/jackc/pgx/v5/stdlib\"\n",
+		}, templates.Config{Driver: "database/sql"}},
+		{"mysql gorm amqp migrate pairs", map[string]string{
+			"go.mod":                   mod + "require (\n\tgorm.io/gorm v1.31.2\n\tgorm.io/driver/mysql v1.6.0\n\tgithub.com/rabbitmq/amqp091-go v1.17.0\n)\n",
+			"sql/000001_init.up.sql":   "CREATE TABLE a(id int);",
+			"sql/000001_init.down.sql": "DROP TABLE a;",
+		}, templates.Config{DB: "mysql", Driver: "gorm", Broker: "amqp091", Migrations: "migrate", MigrationsDir: "sql", Notify: "off"}},
+		{"sqlx sarama atlas", map[string]string{
+			"go.mod":    mod + "require (\n\tgithub.com/jmoiron/sqlx v1.4.0\n\tgithub.com/lib/pq v1.10.9\n\tgithub.com/IBM/sarama v1.61.1\n)\n",
+			"atlas.hcl": "env \"local\" {\n  migration {\n    dir = \"file://schema/migrations\"\n  }\n}\n",
+		}, templates.Config{DB: "postgres", Driver: "sqlx", Broker: "sarama", Migrations: "atlas"}},
+		{"jetstream via import, sqlc schema dir", map[string]string{
+			"go.mod":    mod + "require github.com/nats-io/nats.go v1.56.0\n",
+			"bus.go":    "package main\n\nimport _ \"github.com/nats-io/nats.go/jetstream\"\n",
+			"sqlc.yaml": "version: \"2\"\nsql:\n  - engine: \"postgresql\"\n    schema: \"db/schema\"\n    queries: \"db/query\"\n",
+		}, templates.Config{Broker: "jetstream", MigrationsDir: "db/schema"}},
+		{"confluent maps to franz-go", map[string]string{
+			"go.mod": mod + "require github.com/confluentinc/confluent-kafka-go/v2 v2.3.0\n",
+		}, templates.Config{Broker: "franz-go"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, det, err := Detect(writeTree(t, tc.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check := func(field, got, want string) {
+				if want != "" && got != want {
+					t.Errorf("%s = %q, want %q\n%s", field, got, want, det)
+				}
+			}
+			check("DB", cfg.DB, tc.want.DB)
+			check("Driver", cfg.Driver, tc.want.Driver)
+			check("Broker", cfg.Broker, tc.want.Broker)
+			check("Migrations", cfg.Migrations, tc.want.Migrations)
+			check("MigrationsDir", cfg.MigrationsDir, tc.want.MigrationsDir)
+			check("Notify", cfg.Notify, tc.want.Notify)
+			if cfg.Module != "example.com/svc" || !strings.Contains(det.String(), "driver:") {
+				t.Errorf("module %q, detection:\n%s", cfg.Module, det)
+			}
+		})
+	}
+}
+
+func TestDetectNotAModule(t *testing.T) {
+	_, _, err := Detect(t.TempDir())
+	if !errors.Is(err, ErrNotModule) {
+		t.Fatalf("err = %v, want ErrNotModule", err)
+	}
+}
+
+func plan(t *testing.T, dir string, cfg templates.Config) *Changeset {
+	t.Helper()
+	det, _, err := Detect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := Plan(dir, Override(det, cfg), Options{Now: fixedNow, Components: []string{"migrations", "outbox", "inbox", "debezium"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+func actions(cs *Changeset) map[Action]int {
+	n := map[Action]int{}
+	for _, ch := range cs.Changes {
+		n[ch.Action]++
+	}
+	return n
+}
+
+func TestApplyRerunConflictForce(t *testing.T) {
+	dir := writeTree(t, map[string]string{"go.mod": "module example.com/svc\n\ngo 1.26\n"})
+	cs := plan(t, dir, templates.Config{})
+	if n := actions(cs); n[Create] == 0 || n[Create] != len(cs.Changes) {
+		t.Fatalf("first run: %v, want every file created", n)
+	}
+	if err := cs.Apply(false); err != nil {
+		t.Fatal(err)
+	}
+	first := snapshot(t, dir)
+	if _, ok := first[ManifestPath]; !ok {
+		t.Fatal("no manifest written")
+	}
+
+	// Re-run: nothing to do, nothing written.
+	cs = plan(t, dir, templates.Config{})
+	if n := actions(cs); n[Unchanged] != len(cs.Changes) || cs.Pending(false) {
+		t.Fatalf("re-run: %v, want all unchanged\n%s", n, cs.Summary())
+	}
+	if err := cs.Apply(false); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, first, snapshot(t, dir))
+
+	// A person edits a generated file; a flag adds a new file (Debezium).
+	edited := filepath.Join(dir, "internal", "outbox", "outbox.go")
+	if err := os.WriteFile(edited, []byte("package outbox // mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	cs = plan(t, dir, templates.Config{Relay: "debezium"})
+	if got := cs.Conflicts(); len(got) != 1 || got[0].Path != "internal/outbox/outbox.go" {
+		t.Fatalf("conflicts %v, want internal/outbox/outbox.go\n%s", got, cs.Summary())
+	}
+	var ce *ConflictError
+	if err := cs.Apply(false); !errors.As(err, &ce) {
+		t.Fatalf("Apply without force: %v, want a ConflictError", err)
+	}
+	sameTree(t, before, snapshot(t, dir)) // nothing partially written
+	if !strings.Contains(Diff(cs), "-package outbox // mine") {
+		t.Fatalf("diff does not show the edit:\n%s", Diff(cs))
+	}
+
+	// A template change of a file outboxify wrote (manifest hash matches) is an update.
+	cs = plan(t, dir, templates.Config{Relay: "debezium"})
+	for _, ch := range cs.Changes {
+		if ch.Path == "internal/outbox/insert.go" && ch.Action != Update {
+			t.Fatalf("insert.go: %s, want update (generated, not edited)", ch.Action)
+		}
+		if ch.Component == "migrations" && ch.Action != Keep {
+			t.Fatalf("%s: %s, want keep (an existing outbox migration is never rewritten without force)", ch.Path, ch.Action)
+		}
+	}
+
+	if err := cs.Apply(true); err != nil {
+		t.Fatal(err)
+	}
+	cs = plan(t, dir, templates.Config{Relay: "debezium"})
+	if n := actions(cs); n[Unchanged] != len(cs.Changes) {
+		t.Fatalf("after --force: %v\n%s", n, cs.Summary())
+	}
+}
+
+func TestApplyIsAtomic(t *testing.T) {
+	dir := writeTree(t, map[string]string{"go.mod": "module example.com/svc\n\ngo 1.26\n"})
+	before := snapshot(t, dir)
+	cs := plan(t, dir, templates.Config{})
+	// A directory appears where a generated file must go: its rename fails
+	// after other files were already placed.
+	if err := os.MkdirAll(filepath.Join(dir, "internal", "outbox", "outbox.go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before["internal/outbox/outbox.go/"] = ""
+	if err := cs.Apply(false); err == nil {
+		t.Fatal("Apply succeeded over a directory")
+	}
+	delete(before, "internal/outbox/outbox.go/")
+	sameTree(t, before, snapshot(t, dir))
+	if _, err := os.Stat(filepath.Join(dir, "migrations")); !os.IsNotExist(err) {
+		t.Fatalf("migrations directory left behind: %v", err)
+	}
+}
+
+func TestMigrationRerunAndNumbering(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod":                             "module example.com/svc\n\ngo 1.26\nrequire github.com/pressly/goose/v3 v3.26.0\n",
+		"migrations/20240101000000_init.sql": "-- +goose Up\nCREATE TABLE a(id int);\n",
+	})
+	cs := plan(t, dir, templates.Config{})
+	if err := cs.Apply(false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "migrations", "20261202150000_outbox.sql")); err != nil {
+		t.Fatalf("goose migration not numbered by timestamp: %v\n%s", err, cs.Summary())
+	}
+	// Later, another migration is added; a re-run keeps the outbox one.
+	if err := os.WriteFile(filepath.Join(dir, "migrations", "20270101000000_more.sql"), []byte("-- +goose Up\nSELECT 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs = plan(t, dir, templates.Config{})
+	if cs.Pending(false) {
+		t.Fatalf("re-run would write:\n%s", cs.Summary())
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "migrations"))
+	if len(entries) != 3 {
+		t.Fatalf("%d migration files, want 3 (no second outbox migration)", len(entries))
+	}
+}
+
+func TestAtlasSumRewritten(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod":                             "module example.com/svc\n\ngo 1.26\n",
+		"atlas.hcl":                          "env \"dev\" {\n  migration {\n    dir = \"file://migrations\"\n  }\n}\n",
+		"migrations/20240101000000_init.sql": "CREATE TABLE a(id int);\n",
+		"migrations/atlas.sum":               "h1:stale\n20240101000000_init.sql h1:stale\n",
+	})
+	cs := plan(t, dir, templates.Config{})
+	if err := cs.Apply(false); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	entries, _ := os.ReadDir(filepath.Join(dir, "migrations"))
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, "migrations", e.Name()))
+		files[e.Name()] = b
+	}
+	if len(files) != 3 {
+		t.Fatalf("migration dir holds %d files, want init, outbox, atlas.sum", len(files))
+	}
+	if got, want := string(files["atlas.sum"]), string(atlasSum(files)); got != want || !strings.Contains(got, "_outbox.sql h1:") {
+		t.Fatalf("atlas.sum:\n%s\nwant:\n%s", got, want)
+	}
+}

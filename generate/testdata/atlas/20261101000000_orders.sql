@@ -1,0 +1,1 @@
+CREATE TABLE orders (id bigint PRIMARY KEY, status text NOT NULL);

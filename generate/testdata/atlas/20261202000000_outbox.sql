@@ -1,0 +1,2 @@
+-- outboxify:migration outbox
+CREATE TABLE outbox (id uuid PRIMARY KEY);

@@ -1,0 +1,2 @@
+-- atlas:sum ignore
+SELECT 1;
