@@ -117,6 +117,11 @@ func (r *Report) fill() {
 	// Ordering key.
 	k := &r.OrderingKey
 	switch {
+	case r.Relay.Mode == RelayManagedCDC:
+		// The stream carries each item's changes in order: the item key
+		// is the ordering key.
+		k.Found = true
+		k.Text = "the item key; " + r.Relay.Store + " keeps per-item order"
 	case k.Column == "":
 		k.Missing = runGenerate
 		k.Text = "not found: no relay publisher to read — " + runGenerate

@@ -64,7 +64,7 @@ func build(t *testing.T, name string) (*Report, string) {
 // contract lines its want.md lists (a fixture leaves out the dual-write
 // line when it is not what it tests).
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"polling.txtar", "debezium.txtar", "bare.txtar", "broken.txtar"} {
+	for _, name := range []string{"polling.txtar", "debezium.txtar", "bare.txtar", "broken.txtar", "managed.txtar"} {
 		t.Run(strings.TrimSuffix(name, ".txtar"), func(t *testing.T) {
 			r, want := build(t, name)
 			got := map[string]string{}
@@ -116,7 +116,7 @@ func TestPollingComplete(t *testing.T) {
 // TestJSONSchema: every fixture's JSON matches schema.json, and the schema
 // rejects a report with a field missing or of the wrong type.
 func TestJSONSchema(t *testing.T) {
-	for _, name := range []string{"polling.txtar", "debezium.txtar", "bare.txtar", "broken.txtar"} {
+	for _, name := range []string{"polling.txtar", "debezium.txtar", "bare.txtar", "broken.txtar", "managed.txtar"} {
 		r, _ := build(t, name)
 		b, err := r.JSON()
 		if err != nil {
