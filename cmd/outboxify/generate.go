@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -66,6 +67,9 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 	if err != nil {
 		return withCode(exitError, err)
 	}
+	c := cs.Config
+	fmt.Fprintf(info, "generating: db=%s driver=%s broker=%s migrations=%s (%s, version %s) relay=%s notify=%s\n",
+		c.DB, c.Driver, c.Broker, c.Migrations, c.MigrationsDir, c.MigrationVersion, c.Relay, c.Notify)
 	if diff {
 		fmt.Fprint(stdout, generate.Diff(cs))
 		return nil
@@ -83,5 +87,8 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 		return withCode(exitError, fmt.Errorf("write generated files: %w", err))
 	}
 	fmt.Fprintf(info, "wrote the files above under %s\n", cs.Root)
+	if missing, err := cs.MissingRequirements(); err == nil && len(missing) > 0 {
+		fmt.Fprintf(info, "the generated code imports packages go.mod does not require yet; run:\n  go get %s\n", strings.Join(missing, " "))
+	}
 	return nil
 }
