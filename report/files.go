@@ -112,7 +112,7 @@ func isMarkdown(f string) bool {
 func isConfig(f string) bool {
 	base := strings.ToLower(filepath.Base(f))
 	switch filepath.Ext(base) {
-	case ".yaml", ".yml", ".json", ".env", ".service", ".conf", ".toml", ".sh", ".properties", ".hcl", ".timer":
+	case ".yaml", ".yml", ".json", ".env", ".service", ".conf", ".toml", ".sh", ".properties", ".hcl", ".timer", ".crontab", ".cron":
 		return true
 	}
 	return base == "procfile" || base == "makefile" || base == "dockerfile" || strings.HasPrefix(base, "dockerfile.") ||

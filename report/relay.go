@@ -14,7 +14,7 @@ var (
 	// claimQuery marks a polling relay: it claims unpublished outbox rows.
 	claimQuery    = regexp.MustCompile(`(?is)published_at\s+IS\s+NULL.*?FOR\s+UPDATE(\s+OF\s+[\w.]+(\s*,\s*[\w.]+)*)?\s+SKIP\s+LOCKED`)
 	advisoryLock  = regexp.MustCompile(`(?i)pg_try_advisory_xact_lock|pg_try_advisory_lock|GET_LOCK\s*\(`)
-	shardsInConf  = regexp.MustCompile(`(?i)(?:--shards[= ]"?|OUTBOX_(?:RELAY_)?SHARDS\s*[=:]\s*"?|\bshards\s*:\s*"?)(\d+)`)
+	shardsInConf  = regexp.MustCompile(`(?im)^[^#\n]*?(?:--shards[= ]"?|OUTBOX_(?:RELAY_)?SHARDS\s*[=:]\s*"?|\bshards\s*:\s*"?)(\d+)`)
 	shardsFlagDef = regexp.MustCompile(`"shards",\s*(\d+)`)
 	// brokerKey: the relay sets the broker's key from aggregate_id.
 	brokerKey = regexp.MustCompile(`(?i)\b(Key|OrderingKey|MessageGroupId|PartitionKey)\s*[:=][^\n]*\bagg(regate)?_?id`)
@@ -151,9 +151,12 @@ func (t *tree) orderingKey(r relayInfo) (set bool, keyless string, at Location, 
 }
 
 var (
-	cleanupFlag    = regexp.MustCompile(`(?i)(?:--cleanup-every[= ]"?|OUTBOX_CLEANUP_EVERY\s*[=:]\s*"?)([0-9][0-9a-z.]*)`)
+	// Flags and cron lines count outside comments only: a generated
+	// CronJob mentions --cleanup-every as an alternative in a comment.
+	cleanupFlag    = regexp.MustCompile(`(?im)^[^#\n]*?(?:--cleanup-every[= ]"?|OUTBOX_CLEANUP_EVERY\s*[=:]\s*"?)([0-9][0-9a-z.]*)`)
+	crontabLine    = regexp.MustCompile(`(?m)^\s*((?:[0-9*/,-]+\s+){4}[0-9*/,-]+)\s+\S*outbox-relay\s+cleanup\b`)
 	cleanupDefault = regexp.MustCompile(`"cleanup-every",\s*(?:(\d+)\s*\*\s*)?time\.(Hour|Minute|Second)`)
-	cronSchedule   = regexp.MustCompile(`(?m)^\s*schedule:\s*"?([^"\n#]+?)"?\s*$`)
+	cronSchedule   = regexp.MustCompile(`(?m)^\s*schedule:\s*"?([^"\n#]+?)"?\s*(?:#.*)?$`)
 	cleanupWord    = regexp.MustCompile(`(?i)cleanup`)
 	// alertOldest: a Prometheus rule expression on the oldest unpublished
 	// (pending) row's age with its threshold.
@@ -174,7 +177,9 @@ func (t *tree) ops(r relayInfo) opsInfo {
 	if m, ok := t.find(isConfig, cleanupFlag); ok {
 		o.Cleanup, o.CleanupAt = "every "+m.Groups[1], m.loc().String()
 	} else if cj := t.cronJob(); cj != nil {
-		o.Cleanup, o.CleanupAt = "cron "+cj.Groups[1], cj.loc().String()
+		o.Cleanup, o.CleanupAt = cronText(cj.Groups[1]), cj.loc().String()
+	} else if m, ok := t.find(isConfig, crontabLine); ok {
+		o.Cleanup, o.CleanupAt = cronText(m.Groups[1]), m.loc().String()
 	} else if m, ok := t.find(isGo, cleanupDefault); ok {
 		n := m.Groups[1]
 		if n == "" {
@@ -238,4 +243,29 @@ func threshold(expr, value string) string {
 		return strconv.FormatFloat(v, 'f', -1, 64) + " s"
 	}
 	return value
+}
+
+// cronText names common cron schedules: "17 * * * *" -> "hourly (cron 17 * * * *)".
+func cronText(expr string) string {
+	f := strings.Fields(expr)
+	num := func(s string) bool { _, err := strconv.Atoi(s); return err == nil }
+	name := ""
+	if len(f) == 5 && num(f[0]) {
+		switch {
+		case f[1] == "*" && f[2] == "*" && f[3] == "*" && f[4] == "*":
+			name = "hourly"
+		case strings.HasPrefix(f[1], "*/") && f[2] == "*" && f[3] == "*" && f[4] == "*":
+			name = "every " + strings.TrimPrefix(f[1], "*/") + "h"
+		case num(f[1]) && f[2] == "*" && f[3] == "*" && f[4] == "*":
+			name = "daily"
+		case num(f[1]) && f[2] == "*" && f[3] == "*" && num(f[4]):
+			name = "weekly"
+		}
+	} else if len(f) == 5 && strings.HasPrefix(f[0], "*/") && f[1] == "*" && f[2] == "*" && f[3] == "*" && f[4] == "*" {
+		name = "every " + strings.TrimPrefix(f[0], "*/") + "m"
+	}
+	if name == "" {
+		return "cron " + strings.Join(f, " ")
+	}
+	return name + " (cron " + strings.Join(f, " ") + ")"
 }
