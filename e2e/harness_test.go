@@ -582,7 +582,7 @@ func (e *env) verify(p producerCounts, c consumerCounts) counts {
 		e.t.Errorf("applied rows %d, distinct message ids %d, inbox rows %d: want all equal (each message applied once)", k.Applied, k.Distinct, k.Inbox)
 	}
 	if k.OrderViolations != 0 || c.OrderViolations != 0 {
-		e.t.Errorf("per-aggregate order violated: %d in the apply log, %d seen by the consumer", k.OrderViolations, c.OrderViolations)
+		e.t.Errorf("per-aggregate order violated: %d in the apply log, %d seen by the consumer\n%s", k.OrderViolations, c.OrderViolations, e.orderReport())
 	}
 	if p.Committed != k.Committed {
 		e.t.Errorf("producer committed %d messages, outbox holds %d rows", p.Committed, k.Committed)
@@ -605,4 +605,28 @@ func freePort(t *testing.T) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// orderReport lists the first messages applied out of order, with their
+// outbox seq, to tell a relay reordering from a consumer one.
+func (e *env) orderReport() string {
+	rows, err := e.db.Query(e.q(`SELECT x.aggregate_id, x.prev, x.n, x.applied_seq, o.seq FROM (
+  SELECT aggregate_id, message_id, n, applied_seq, LAG(n) OVER (PARTITION BY aggregate_id ORDER BY applied_seq) AS prev
+  FROM e2e_applied WHERE consumer = ?) x JOIN outbox o ON o.id = x.message_id
+WHERE x.prev IS NOT NULL AND x.n <= x.prev ORDER BY x.applied_seq LIMIT 10`), e.consumer)
+	if err != nil {
+		return err.Error()
+	}
+	defer rows.Close()
+	var b strings.Builder
+	b.WriteString("aggregate  previous n  n  applied_seq  outbox seq\n")
+	for rows.Next() {
+		var agg string
+		var prev, n, applied, seq int64
+		if err := rows.Scan(&agg, &prev, &n, &applied, &seq); err != nil {
+			return err.Error()
+		}
+		fmt.Fprintf(&b, "%s  %d  %d  %d  %d\n", agg, prev, n, applied, seq)
+	}
+	return b.String()
 }
