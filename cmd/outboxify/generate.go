@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/outboxify/outboxify/generate"
+	"github.com/outboxify/outboxify/report"
 )
 
 func init() { register(newGenerateCmd) }
@@ -89,6 +90,13 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 	fmt.Fprintf(info, "wrote the files above under %s\n", cs.Root)
 	if missing, err := cs.MissingRequirements(); err == nil && len(missing) > 0 {
 		fmt.Fprintf(info, "the generated code imports packages go.mod does not require yet; run:\n  go get %s\n", strings.Join(missing, " "))
+	}
+	// End with the migration's output contract, as fix does; it informs and
+	// does not change the exit status.
+	if r, err := report.Build(dir, report.Options{}); err == nil {
+		fmt.Fprintf(info, "\n%s", r.Markdown())
+	} else {
+		fmt.Fprintf(stderr, "outboxify: report: %v\n", err)
 	}
 	return nil
 }
