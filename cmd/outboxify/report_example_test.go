@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,6 +71,34 @@ func TestReportExample(t *testing.T) {
 				}
 				if got != want {
 					ts.Fatalf("%s exited %d, want %d", strings.Join(args[1:], " "), got, want)
+				}
+			},
+			// fixes-match: the last command's stdout (report JSON) lists
+			// exactly what .outboxify/fixes.json says fix replaced.
+			"fixes-match": func(ts *testscript.TestScript, neg bool, args []string) {
+				type loc struct {
+					File string
+					Line int
+				}
+				type replaced struct {
+					Rule          string
+					Before, After loc
+				}
+				var fixes struct{ Replaced []replaced }
+				var rep struct {
+					DualWrites struct{ Replaced []replaced } `json:"dual_writes"`
+				}
+				if err := json.Unmarshal([]byte(ts.ReadFile(".outboxify/fixes.json")), &fixes); err != nil {
+					ts.Fatalf("fixes.json: %v", err)
+				}
+				if err := json.Unmarshal([]byte(ts.ReadFile("stdout")), &rep); err != nil {
+					ts.Fatalf("stdout: %v", err)
+				}
+				if len(fixes.Replaced) == 0 {
+					ts.Fatalf("fixes.json replaced nothing: nothing to compare")
+				}
+				if !reflect.DeepEqual(fixes.Replaced, rep.DualWrites.Replaced) {
+					ts.Fatalf("report lists %+v\nfixes.json has %+v", rep.DualWrites.Replaced, fixes.Replaced)
 				}
 			},
 			// schema: the last command's stdout is a report that matches
