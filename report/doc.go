@@ -31,6 +31,12 @@
 //	b, err := r.JSON()                   // the same as data; schema in schema.json
 //	r.DualWritesRemain()                 // true -> exit 1 (CI gate)
 //
-// Build loads the packages itself through package scan. A caller that just
-// wrote files (fix) must not pass a Program loaded before writing.
+// Build loads the packages itself through package scan (after fix has
+// written its files, so the report shows the new state). When the packages
+// do not load (generated code before `go get`), Build still returns the
+// report: Report.LoadErrors lists the package errors, and the dual-write and
+// consumer lines say they were not checked; the CLI then exits 2.
+//
+// The JSON form is described by schema.json (embedded as Schema; Validate
+// checks a document against it).
 package report

@@ -22,8 +22,16 @@
 // Subscription.Fetch/NextMsg). The handler is the closure or named function passed to
 // the entry point (sarama: the handler type's ConsumeClaim method), or, for
 // pull APIs, the code after the call in the enclosing function. Calls from
-// the handler into functions of the same package are followed one level, so
-// `h.apply(ctx, msg)` writing through a repository method is seen.
+// the handler into functions of the same package are walked one level (so
+// an idempotency key passed at that call is seen); deeper calls, and calls
+// into other packages, use a summary of what the callee reaches (a DB write
+// without the inbox, the inbox, an external API), exported as a fact for
+// exported functions and methods, so a handler calling repo.SetStatus in
+// another package is found.
+//
+// NewAnalyzer builds an instance with .outboxify.yaml (extra writers,
+// excluded paths) and configured external APIs; Analyzer uses the built-in
+// catalog only.
 //
 // Findings use dualwrite.Finding with Publish holding the consumer entry
 // point (the broker side of the pair) and, for OBX101, Write holding the
