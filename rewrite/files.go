@@ -96,7 +96,10 @@ func Text(w io.Writer, root string, res *Result) {
 			fmt.Fprintf(w, "  %s:%d %s: %s\n    advice: %s\n", DisplayPath(root, m.File), m.Line, m.Rule, m.Reason, m.Advice)
 		}
 	}
-	if len(reps) == 0 && len(res.Manual) == 0 {
+	if res.Skipped > 0 {
+		fmt.Fprintf(w, "skipped %d finding(s) in files outboxify generated\n", res.Skipped)
+	}
+	if len(reps) == 0 && len(res.Manual) == 0 && res.Skipped == 0 {
 		fmt.Fprintln(w, "nothing to fix")
 	}
 }

@@ -25,6 +25,10 @@ type Options struct {
 	// OutboxPkg is the import path of the outbox writer package
 	// (outbox.Insert / outbox.Message).
 	OutboxPkg string
+	// Skip names files (absolute paths) that must never be edited, such as
+	// the files outboxify generated (relay, inbox); their findings are
+	// counted in Result.Skipped, not rewritten.
+	Skip map[string]bool
 
 	outboxTypes *types.Package // found among the loaded packages
 }
@@ -59,6 +63,9 @@ type Manual struct {
 	Line   int    `json:"line"`
 	Reason string `json:"reason"`
 	Advice string `json:"advice"`
+
+	col      int // column of the publish call, to follow it when its file is rewritten
+	origLine int // Line before the file was rewritten (restored when the edit is dropped)
 }
 
 // FileEdit is one rewritten file, as data.
@@ -74,6 +81,8 @@ type FileEdit struct {
 type Result struct {
 	Files  []*FileEdit
 	Manual []Manual
+	// Skipped counts findings in files Options.Skip names.
+	Skipped int
 }
 
 // Replaced lists every replacement across files, in file order.
@@ -92,6 +101,11 @@ func (r *Result) Drop(f *FileEdit, reason string) {
 			continue
 		}
 		r.Files = append(r.Files[:i:i], r.Files[i+1:]...)
+		for j := range r.Manual {
+			if m := &r.Manual[j]; m.File == f.Path && m.origLine != 0 {
+				m.Line, m.origLine = m.origLine, 0
+			}
+		}
 		for _, rp := range f.Replaced {
 			r.Manual = append(r.Manual, Manual{
 				Rule: rp.Rule, Call: rp.Call, File: rp.Before.File, Line: rp.Before.Line,
@@ -110,7 +124,7 @@ func (r *Result) manual(f dualwrite.Finding, reason, advice string) {
 	r.Manual = append(r.Manual, Manual{
 		Rule: f.Rule, Call: f.Publish.Name,
 		File: f.Publish.Position.Filename, Line: f.Publish.Position.Line,
-		Reason: reason, Advice: advice,
+		Reason: reason, Advice: advice, col: f.Publish.Position.Column,
 	})
 }
 
@@ -164,6 +178,10 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 	var order []*ast.File
 	seen := map[token.Pos]bool{}
 	for _, f := range findings {
+		if opts.Skip[f.Publish.Position.Filename] {
+			res.Skipped++
+			continue
+		}
 		switch {
 		case f.Rule == dualwrite.RuleUnusedSuppress:
 			continue
@@ -317,39 +335,123 @@ func fixFile(res *Result, locs []*located, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", name, err)
 	}
-	restorer := decorator.NewRestorerWithImports(pkg.PkgPath, fr.resolver())
-	rf := restorer.FileRestorer()
-	if fr.outboxAlias != "" {
-		rf.Alias[opts.OutboxPkg] = fr.outboxAlias
+	render := func() ([]byte, error) {
+		restorer := decorator.NewRestorerWithImports(pkg.PkgPath, fr.resolver())
+		rf := restorer.FileRestorer()
+		if fr.outboxAlias != "" {
+			rf.Alias[opts.OutboxPkg] = fr.outboxAlias
+		}
+		af, err := rf.RestoreFile(df)
+		if err != nil {
+			return nil, fmt.Errorf("restore %s: %w", name, err)
+		}
+		var buf bytes.Buffer
+		if err := format.Node(&buf, restorer.Fset, af); err != nil {
+			return nil, fmt.Errorf("print %s: %w", name, err)
+		}
+		out, err := format.Source(buf.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("gofmt %s: %w", name, err)
+		}
+		return out, nil
 	}
-	af, err := rf.RestoreFile(df)
-	if err != nil {
-		return fmt.Errorf("restore %s: %w", name, err)
+
+	// Lines after the rewrite: render once with each call of interest
+	// renamed to a unique marker (renaming never changes line breaks: gofmt
+	// does not wrap), read the markers' lines, then render for real.
+	type mark struct {
+		id   *dst.Ident
+		name string
+		line *int
 	}
-	var buf bytes.Buffer
-	if err := format.Node(&buf, restorer.Fset, af); err != nil {
-		return fmt.Errorf("print %s: %w", name, err)
-	}
-	after, err := format.Source(buf.Bytes())
-	if err != nil {
-		return fmt.Errorf("gofmt %s: %w", name, err)
-	}
-	edit := &FileEdit{Path: name, PkgPath: pkg.PkgPath, Before: before, After: after}
-	for _, d := range applied {
-		line := 0
+	var marks []mark
+	afterLines := make([]int, len(applied))
+	for i, d := range applied {
 		if len(d.calls) > 0 {
-			if n, ok := rf.Ast.Nodes[d.calls[0]]; ok {
-				line = restorer.Fset.Position(n.Pos()).Line
+			if id, ok := d.calls[0].Fun.(*dst.Ident); ok {
+				marks = append(marks, mark{id, id.Name, &afterLines[i]})
 			}
 		}
+	}
+	tf := pkg.Fset.File(file.FileStart)
+	manualLines := map[int]*int{}
+	for i := range res.Manual {
+		m := &res.Manual[i]
+		if m.File != name || m.Line < 1 || m.Line > tf.LineCount() {
+			continue
+		}
+		call := callAt(file, tf.LineStart(m.Line)+token.Pos(max(m.col-1, 0)))
+		if call == nil {
+			continue
+		}
+		dn, ok := dec.Dst.Nodes[call].(*dst.CallExpr)
+		if !ok {
+			continue
+		}
+		var id *dst.Ident
+		switch fun := dn.Fun.(type) {
+		case *dst.Ident:
+			id = fun
+		case *dst.SelectorExpr:
+			id = fun.Sel
+		}
+		if id != nil {
+			line := new(int)
+			manualLines[i] = line
+			marks = append(marks, mark{id, id.Name, line})
+		}
+	}
+	for k, mk := range marks {
+		mk.id.Name = fmt.Sprintf("%sOBXMARK%dX", mk.name, k)
+	}
+	marked, err := render()
+	for _, mk := range marks {
+		mk.id.Name = mk.name
+	}
+	if err != nil {
+		return err
+	}
+	for n, text := range strings.Split(string(marked), "\n") {
+		for k, mk := range marks {
+			if strings.Contains(text, fmt.Sprintf("%sOBXMARK%dX", mk.name, k)) {
+				*mk.line = n + 1
+			}
+		}
+	}
+	after, err := render()
+	if err != nil {
+		return err
+	}
+	edit := &FileEdit{Path: name, PkgPath: pkg.PkgPath, Before: before, After: after}
+	for i, line := range manualLines {
+		if m := &res.Manual[i]; *line > 0 {
+			m.origLine, m.Line = m.Line, *line
+		}
+	}
+	for i, d := range applied {
 		edit.Replaced = append(edit.Replaced, Replacement{
 			Rule: d.loc.f.Rule, Call: d.loc.name, Strategy: d.strat,
 			Before: Position{File: name, Line: pkg.Fset.Position(d.loc.call.Pos()).Line},
-			After:  Position{File: name, Line: line},
+			After:  Position{File: name, Line: afterLines[i]},
 		})
 	}
 	res.Files = append(res.Files, edit)
 	return nil
+}
+
+// callAt returns the innermost call expression containing pos.
+func callAt(file *ast.File, pos token.Pos) *ast.CallExpr {
+	var best *ast.CallExpr
+	ast.Inspect(file, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || pos >= n.End() {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok {
+			best = c
+		}
+		return true
+	})
+	return best
 }
 
 // DisplayPath returns path relative to root with slashes (path itself when

@@ -158,7 +158,16 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		}
 	}
 
-	res, err := rewrite.Fix(prog.Packages, prog.Findings, rewrite.Options{OutboxPkg: outboxPkg})
+	skip, err := generatedFiles(root)
+	if err != nil {
+		return withCode(exitError, err)
+	}
+	if cs != nil {
+		for _, ch := range cs.Changes {
+			skip[filepath.Join(root, filepath.FromSlash(ch.Path))] = true
+		}
+	}
+	res, err := rewrite.Fix(prog.Packages, prog.Findings, rewrite.Options{OutboxPkg: outboxPkg, Skip: skip})
 	if err != nil {
 		return withCode(exitError, err)
 	}
@@ -189,13 +198,13 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 				return withCode(exitError, err)
 			}
 		}
-		if err := cs.Apply(false); err != nil {
-			return withCode(exitError, fmt.Errorf("generate: %w (nothing written)", err))
-		}
 		for _, ch := range cs.Changes {
 			if ch.Action == generate.Create || ch.Action == generate.Update {
 				generated = append(generated, ch.Path)
 			}
+		}
+		if err := cs.Apply(false); err != nil {
+			return withCode(exitError, fmt.Errorf("generate: %w (nothing written)", err))
 		}
 	}
 	for _, err := range rewrite.WriteFiles(res) {
@@ -308,6 +317,29 @@ func requireImports(root string, cs *generate.Changeset, stderr io.Writer) error
 	}
 	fmt.Fprintf(stderr, "go get %s\n", strings.Join(get, " "))
 	return nil
+}
+
+// generatedFiles lists the files outboxify generated earlier (the generate
+// manifest), which fix never edits: the relay publishes by design.
+func generatedFiles(root string) (map[string]bool, error) {
+	out := map[string]bool{}
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(generate.ManifestPath)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", generate.ManifestPath, err)
+	}
+	var m struct {
+		Files map[string]string `json:"files"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("read %s: %w", generate.ManifestPath, err)
+	}
+	for p := range m.Files {
+		out[filepath.Join(root, filepath.FromSlash(p))] = true
+	}
+	return out, nil
 }
 
 func hasGoFiles(dir string) bool {
