@@ -87,10 +87,11 @@ func (e *Entry) IsWrite() bool { return e.Kind == Write || e.Kind == Query }
 // Catalog is a set of rows with fast lookup by callee.
 type Catalog struct {
 	byName  map[string]*Entry
+	byKey   map[matchKey]*Entry // the same rows, keyed without building full names
 	pkgs    map[string]bool // import paths declaring a row
 	clients map[string]bool // import paths declaring a built-in row
 	modules []string        // import path prefixes of the clients' modules
-	txTypes map[string]bool // types whose values are transaction handles
+	txTypes map[[2]string]bool // {import path, type name} of transaction handle types
 }
 
 var defaultCatalog = build(nil)
@@ -118,16 +119,20 @@ func build([]Entry) *Catalog {
 }
 
 func buildFrom(list []Entry) *Catalog {
-	c := &Catalog{byName: make(map[string]*Entry, len(list)), pkgs: map[string]bool{}, txTypes: map[string]bool{}}
+	c := &Catalog{byName: make(map[string]*Entry, len(list)), byKey: make(map[matchKey]*Entry, len(list)), pkgs: map[string]bool{}, txTypes: map[[2]string]bool{}}
 	for i := range list {
 		e := list[i]
 		c.byName[e.Name] = &e
+		if k, ok := parseKey(e.Name); ok {
+			c.byKey[k] = &e
+		}
 		if p := PackageOf(e.Name); p != "" {
 			c.pkgs[p] = true
 		}
 	}
 	for _, t := range txTypeNames {
-		c.txTypes[t] = true
+		dot := strings.LastIndex(t, ".")
+		c.txTypes[[2]string{t[:dot], t[dot+1:]}] = true
 	}
 	c.modules = clientModules
 	return c
@@ -166,14 +171,62 @@ func (c *Catalog) IsClient(path string) bool {
 	return false
 }
 
-// Match returns the row for a callee, or nil. It allocates the full name
-// only for callees declared in a catalogued package.
+// Match returns the row for a callee, or nil. It allocates nothing: the
+// lookup key is made of strings go/types already holds.
 func (c *Catalog) Match(fn *types.Func) *Entry {
 	pkg := fn.Pkg()
 	if pkg == nil || !c.pkgs[pkg.Path()] {
 		return nil
 	}
-	return c.byName[fn.Origin().FullName()]
+	fn = fn.Origin()
+	k := matchKey{pkg: pkg.Path(), name: fn.Name()}
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t, k.ptr = p.Elem(), true
+		}
+		switch n := types.Unalias(t).(type) {
+		case *types.Named:
+			k.recv = n.Origin().Obj().Name()
+		default:
+			return c.byName[fn.FullName()] // unnamed receivers: rare, take the slow path
+		}
+	}
+	return c.byKey[k]
+}
+
+// matchKey identifies a function or method without its full name string.
+type matchKey struct {
+	pkg, recv, name string
+	ptr             bool
+}
+
+// parseKey splits "(*pkg.Recv).Name", "(pkg.Recv).Name" or "pkg.Name".
+func parseKey(full string) (matchKey, bool) {
+	var k matchKey
+	if strings.HasPrefix(full, "(") {
+		end := strings.Index(full, ").")
+		if end < 0 {
+			return k, false
+		}
+		recv := full[1:end]
+		k.name = full[end+2:]
+		if strings.HasPrefix(recv, "*") {
+			k.ptr, recv = true, recv[1:]
+		}
+		dot := strings.LastIndex(recv, ".")
+		if dot < 0 {
+			return k, false
+		}
+		k.pkg, k.recv = recv[:dot], recv[dot+1:]
+		return k, true
+	}
+	k.pkg = PackageOf(full)
+	if k.pkg == "" {
+		return k, false
+	}
+	k.name = full[len(k.pkg)+1:]
+	return k, true
 }
 
 // IsTxType reports whether t (or *t) is a transaction handle type of a client.
@@ -185,7 +238,7 @@ func (c *Catalog) IsTxType(t types.Type) bool {
 	if !ok || n.Obj().Pkg() == nil {
 		return false
 	}
-	return c.txTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
+	return c.txTypes[[2]string{n.Obj().Pkg().Path(), n.Obj().Name()}]
 }
 
 // PackageOf returns the import path of the package declaring a full name:

@@ -73,3 +73,15 @@ func TestClassifySQL(t *testing.T) {
 		}
 	}
 }
+
+func TestParseKey(t *testing.T) {
+	for _, e := range Default().Entries() {
+		k, ok := parseKey(e.Name)
+		if !ok || k.pkg != PackageOf(e.Name) || k.name == "" {
+			t.Errorf("parseKey(%q) = %+v, %v", e.Name, k, ok)
+		}
+		if Default().byKey[k] == nil {
+			t.Errorf("row %s not reachable by key", e.Name)
+		}
+	}
+}

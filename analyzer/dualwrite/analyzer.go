@@ -110,6 +110,7 @@ type reporter struct {
 	cfg      *config.Config
 	tests    bool
 	c        *collector
+	fn       *types.Func // the function declaration being checked
 	findings []Finding
 	sup      *suppressions
 }
@@ -125,7 +126,7 @@ func (r *reporter) file(f *ast.File) {
 		if fn == nil {
 			continue
 		}
-		name := fn.FullName()
+		r.fn = fn
 		queue := []funcUnit{{sig: fn.Signature(), body: fd.Body}}
 		for len(queue) > 0 {
 			u := queue[0]
@@ -136,7 +137,7 @@ func (r *reporter) file(f *ast.File) {
 				queue = append(queue, funcUnit{sig: sig, body: lit.Body})
 			}
 			if !r.c.relay {
-				r.check(u.body, name, fd)
+				r.check(u.body, fd)
 			}
 		}
 	}
@@ -149,7 +150,7 @@ type funcUnit struct {
 }
 
 // check pairs the events of the unit just collected.
-func (r *reporter) check(body *ast.BlockStmt, funcName string, decl *ast.FuncDecl) {
+func (r *reporter) check(body *ast.BlockStmt, decl *ast.FuncDecl) {
 	evs := r.c.events
 	hasWrite, hasOther := false, false
 	for i := range evs {
@@ -171,14 +172,14 @@ func (r *reporter) check(body *ast.BlockStmt, funcName string, decl *ast.FuncDec
 		}
 		switch p.kind {
 		case evPublish:
-			r.checkPublish(g, i, funcName, decl)
+			r.checkPublish(g, i, decl)
 		case evOutbox:
-			r.checkOutbox(g, i, funcName, decl)
+			r.checkOutbox(g, i, decl)
 		}
 	}
 }
 
-func (r *reporter) checkPublish(g *order, pi int, funcName string, decl *ast.FuncDecl) {
+func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 	evs := r.c.events
 	p := &evs[pi]
 	// writes before and after the publish, nearest first
@@ -217,20 +218,20 @@ func (r *reporter) checkPublish(g *order, pi int, funcName string, decl *ast.Fun
 			w = r.anyWrite(g, p.pos)
 		}
 		if w >= 0 && (p.async != asyncRetry || !within(&evs[w], p.asyncNode)) {
-			r.report(RuleAsync, funcName, decl, p, &evs[w])
+			r.report(RuleAsync, decl, p, &evs[w])
 			return
 		}
 	}
 	if p.loop != nil && before >= 0 && !within(&evs[before], p.loop) && isRetryLoop(p.loop) {
-		r.report(RuleAsync, funcName, decl, p, &evs[before])
+		r.report(RuleAsync, decl, p, &evs[before])
 		return
 	}
 	switch {
 	case before >= 0:
 		w := &evs[before]
-		r.report(r.afterRule(g, before, pi), funcName, decl, p, w)
+		r.report(r.afterRule(g, before, pi), decl, p, w)
 	case after >= 0:
-		r.report(RuleBeforeWrite, funcName, decl, p, &evs[after])
+		r.report(RuleBeforeWrite, decl, p, &evs[after])
 	}
 }
 
@@ -268,7 +269,7 @@ func (r *reporter) afterRule(g *order, wi, pi int) string {
 	return RuleInTx
 }
 
-func (r *reporter) checkOutbox(g *order, oi int, funcName string, decl *ast.FuncDecl) {
+func (r *reporter) checkOutbox(g *order, oi int, decl *ast.FuncDecl) {
 	evs := r.c.events
 	o := &evs[oi]
 	if unknownHandle(o) {
@@ -288,7 +289,7 @@ func (r *reporter) checkOutbox(g *order, oi int, funcName string, decl *ast.Func
 		}
 	}
 	if near >= 0 {
-		r.report(RuleOutboxOther, funcName, decl, o, &evs[near])
+		r.report(RuleOutboxOther, decl, o, &evs[near])
 	}
 }
 
@@ -299,11 +300,11 @@ func absDiff[T ~int](a, b T) T {
 	return a - b
 }
 
-func (r *reporter) report(rule, funcName string, decl *ast.FuncDecl, p, w *event) {
+func (r *reporter) report(rule string, decl *ast.FuncDecl, p, w *event) {
 	fset := r.pass.Fset
 	pub := Call{Pos: p.pos, Position: fset.Position(p.pos), Name: p.eff.Name, Via: p.eff.Via, ViaInterface: p.eff.ViaInterface}
 	wr := &Call{Pos: w.pos, Position: fset.Position(w.pos), Name: w.eff.Name, Via: w.eff.Via, ViaInterface: w.eff.ViaInterface}
-	f := Finding{Rule: rule, Func: funcName, Publish: pub, Write: wr, Store: w.eff.Store}
+	f := Finding{Rule: rule, Func: r.fn.FullName(), Publish: pub, Write: wr, Store: w.eff.Store}
 	f.Message, f.Advice = message(rule, p, w, wr.Position)
 	f.Message += "; " + f.Advice
 	if r.sup.suppressed(fset, &f, decl) {
@@ -313,6 +314,10 @@ func (r *reporter) report(rule, funcName string, decl *ast.FuncDecl, p, w *event
 }
 
 // order answers "can a run reach event b after event a" on the function's CFG.
+// The CFG comes from go/cfg directly rather than the ctrlflow analyzer:
+// ctrlflow builds a graph for every function of every package (and exports
+// facts, so it would run over all dependencies); here only the functions
+// holding both a write and a publish need one.
 type order struct {
 	g     *cfg.CFG
 	block []int32 // event index -> block index, -1 dead

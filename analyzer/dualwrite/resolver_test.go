@@ -14,15 +14,15 @@ import (
 )
 
 // loadFixtures loads fixture packages the way the CLI does: whole program, with syntax.
-func loadFixtures(t *testing.T, patterns ...string) []*packages.Package {
+func loadFixtures(t testing.TB, patterns ...string) []*packages.Package {
 	return load(t, false, patterns...)
 }
 
-func loadTestFixtures(t *testing.T, patterns ...string) []*packages.Package {
+func loadTestFixtures(t testing.TB, patterns ...string) []*packages.Package {
 	return load(t, true, patterns...)
 }
 
-func load(t *testing.T, tests bool, patterns ...string) []*packages.Package {
+func load(t testing.TB, tests bool, patterns ...string) []*packages.Package {
 	t.Helper()
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax,
