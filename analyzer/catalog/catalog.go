@@ -88,10 +88,10 @@ func (e *Entry) IsWrite() bool { return e.Kind == Write || e.Kind == Query }
 type Catalog struct {
 	byName  map[string]*Entry
 	byKey   map[matchKey]*Entry // the same rows, keyed without building full names
-	pkgs    map[string]bool // import paths declaring a row
-	clients map[string]bool // import paths declaring a built-in row
-	modules []string        // import path prefixes of the clients' modules
-	txTypes map[[2]string]bool // {import path, type name} of transaction handle types
+	pkgs    map[string]bool     // import paths declaring a row
+	clients map[string]bool     // import paths declaring a built-in row
+	modules []string            // import path prefixes of the clients' modules
+	txTypes map[[2]string]bool  // {import path, type name} of transaction handle types
 }
 
 var defaultCatalog = build(nil)
