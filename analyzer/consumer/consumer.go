@@ -120,6 +120,14 @@ func (c *checker) run() (any, error) {
 		}
 		ep, ok := entryPointOf(c.catalog, c.pass.TypesInfo, call, fn)
 		if !ok {
+			if isInboxGlue(fn) && !isInboxPkg(c.pass.Pkg) {
+				// The service hands its reader to the inbox's consumer
+				// glue: a consumer that goes through the inbox.
+				res.Consumers = append(res.Consumers, Consumer{
+					Call: c.call(call, fn.FullName()), Func: enclosingFunc(pass, stack),
+					Package: pass.Pkg.Path(), Handler: fn.FullName(), Guard: GuardInbox,
+				})
+			}
 			return true
 		}
 		c.consumer(res, call, fn, ep, stack)
@@ -196,8 +204,14 @@ func (c *checker) consumer(res *Result, call *ast.CallExpr, fn *types.Func, ep e
 					obj, _, _ := types.LookupFieldOrMethod(t, true, c.pass.Pkg, name)
 					if m, ok := obj.(*types.Func); ok {
 						handler = m.FullName()
-						if d := c.decls[m]; d != nil {
+						var fact funcFact
+						switch d := c.decls[m]; {
+						case d != nil:
 							roots = []root{{node: d.Body}}
+						case isInboxPkg(m.Pkg()):
+							w.inbox = true // the inbox package's handler type
+						case c.pass.ImportObjectFact(m.Origin(), &fact):
+							w.apply(call, m, &fact, 0, nil)
 						}
 						break
 					}

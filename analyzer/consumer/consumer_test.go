@@ -19,7 +19,7 @@ func TestAnalyzer(t *testing.T) {
 // TestInventory checks the consumers the analyzer lists for the report:
 // guards and keyed external calls, not only the findings.
 func TestInventory(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), consumer.Analyzer, "natscore", "external")
+	results := analysistest.Run(t, analysistest.TestData(), consumer.Analyzer, "natscore", "external", "inboxglue")
 	got := map[string][]string{}
 	for _, r := range results {
 		res := r.Result.(*consumer.Result)
@@ -33,6 +33,7 @@ func TestInventory(t *testing.T) {
 	}
 	want := map[string][]string{
 		"natscore": {"26:none", "29:none", "30:idempotent", "31:no-writes", "34:inbox", "43:idempotent"},
+		"inboxglue": {"15:inbox", "16:inbox"},
 		"external": {
 			"35:no-writes (*external.PaymentClient).Charge keyed=false",
 			"38:no-writes (*external.PaymentClient).Charge keyed=true",

@@ -20,6 +20,25 @@ func isInboxPkg(p *types.Package) bool {
 	return p.Name() == "inbox" || strings.HasSuffix(p.Path(), "/inbox")
 }
 
+// isInboxGlue reports whether fn is consumer glue of an inbox package: it
+// takes a broker client or a channel of deliveries (inbox.KafkaGo(ctx, r),
+// inbox.AMQP(ctx, deliveries)).
+func isInboxGlue(fn *types.Func) bool {
+	if !isInboxPkg(fn.Pkg()) {
+		return false
+	}
+	for p := range fn.Signature().Params().Variables() {
+		t := p.Type()
+		if ch, ok := t.Underlying().(*types.Chan); ok {
+			t = ch.Elem()
+		}
+		if isBrokerType(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // isBrokerType reports whether t (or what it points to) is a type declared
 // in a broker client package.
 func isBrokerType(t types.Type) bool {
