@@ -269,6 +269,42 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	if isResultMethod(fn) {
 		h, base := c.recvRoot(call)
 		c.add(evWrite, call.Pos(), call.Rparen, &Effect{Name: fn.Origin().FullName(), Store: catalog.SQL, Handle: HandleInternal}, h, base, wc)
+		return
+	}
+	c.sqlShapedCall(call, fn, wc)
+}
+
+// sqlShapedMethods are the names of query methods on handles the catalog
+// does not know (sqlc's pgx DBTX, home-made wrappers).
+var sqlShapedMethods = map[string]bool{
+	"Exec": true, "ExecContext": true, "Query": true, "QueryContext": true,
+	"QueryRow": true, "QueryRowContext": true, "NamedExec": true, "NamedExecContext": true,
+}
+
+// sqlShapedCall is the second fallback: a method named like a query whose
+// constant SQL argument is DML writes (or inserts an outbox row).
+func (c *collector) sqlShapedCall(call *ast.CallExpr, fn *types.Func, wc wctx) {
+	if fn.Signature().Recv() == nil || !sqlShapedMethods[fn.Name()] {
+		return
+	}
+	for _, a := range call.Args {
+		text, ok := c.constString(a)
+		if !ok {
+			continue
+		}
+		kind := evWrite
+		switch catalog.ClassifySQL(text) {
+		case catalog.SQLOutboxInsert:
+			kind = evOutbox
+		case catalog.SQLOutboxRelay:
+			c.relay = true
+			return
+		case catalog.SQLRead:
+			return
+		}
+		h, base := c.recvRoot(call)
+		c.add(kind, call.Pos(), call.Rparen, &Effect{Name: fn.Origin().FullName(), Store: catalog.SQL, Handle: HandleInternal}, h, base, wc)
+		return
 	}
 }
 
