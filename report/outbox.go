@@ -34,10 +34,23 @@ type WriteSite struct {
 
 // migration finds the migration that creates the outbox table (the up
 // file, not a down file).
+// The migration generate wrote carries a marker line; it wins over a
+// schema dump (sqlc's schema.sql) that also creates the table.
 func (t *tree) migration() (string, bool) {
-	m, ok := t.find(func(f string) bool { return isSQL(f) && !strings.HasSuffix(f, ".down.sql") }, createOutbox)
-	return m.File, ok
+	all := t.findAll(func(f string) bool { return isSQL(f) && !strings.HasSuffix(f, ".down.sql") }, createOutbox, 0)
+	for _, m := range all {
+		if strings.Contains(t.read(m.File), migrationMarker) {
+			return m.File, true
+		}
+	}
+	if len(all) == 0 {
+		return "", false
+	}
+	return all[0].File, true
 }
+
+// migrationMarker is the line generate puts in the outbox migration.
+const migrationMarker = "-- outboxify:migration outbox"
 
 // writerDir finds the directory of the generated outbox writer package.
 func (t *tree) writerDir() string {
