@@ -260,3 +260,58 @@ func TestWriterAndInboxAgainstDatabases(t *testing.T) {
 		t.Fatalf("generated writer/inbox tests failed: %v\n%s", err, out)
 	}
 }
+
+// TestConsumerGlueAgainstBrokers renders the inbox for four brokers and runs
+// testdata/brokertest.go.tmpl against the machine's NATS JetStream, RabbitMQ
+// and Redis, and Kafka in-process (kfake), each with its own PostgreSQL
+// database, in one go test over one temporary module.
+func TestConsumerGlueAgainstBrokers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	t.Setenv("OUTBOXIFY_NATS_URL", testenv.Require(t, testenv.NATS))
+	t.Setenv("OUTBOXIFY_AMQP_URL", testenv.Require(t, testenv.RabbitMQ))
+	t.Setenv("OUTBOXIFY_REDIS_ADDR", testenv.Require(t, testenv.Redis))
+	tmplText, err := os.ReadFile("testdata/brokertest.go.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := template.Must(template.New("brokertest").Delims("[[", "]]").Parse(string(tmplText)))
+	const mod = "example.com/brokertest"
+	files := map[string][]byte{}
+	for _, broker := range []string{"jetstream", "amqp091", "redis", "franz-go"} {
+		name := strings.ReplaceAll(broker, "-", "")
+		cfg := templates.Config{Module: mod + "/" + name, DB: "postgres", Driver: "database/sql", Broker: broker}
+		conn, dsn, closeConn := openDB(t, "postgres")
+		up, _ := migrationSQL(t, templates.Config{Module: cfg.Module, DB: "postgres", Migrations: "sql", Notify: "off"})
+		execScript(t, "postgres", conn, up)
+		closeConn()
+		rendered, err := templates.Render(cfg, "inbox")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rendered {
+			files[name+"/"+f.Path] = f.Content
+		}
+		env := "OUTBOXIFY_BROKERTEST_" + strings.ToUpper(name)
+		t.Setenv(env, dsn)
+		var b bytes.Buffer
+		if err := tmpl.Execute(&b, map[string]string{"Broker": broker, "Module": cfg.Module, "EnvVar": env}); err != nil {
+			t.Fatal(err)
+		}
+		files[name+"/brokertest/broker_test.go"] = b.Bytes()
+	}
+	dir := testmod.New(t, mod, files)
+	cmd := exec.Command("go", "test", "-count=1", "-v", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "_test.go:") || strings.HasPrefix(line, "ok") || strings.HasPrefix(line, "FAIL") || strings.HasPrefix(line, "---") {
+			t.Log(line)
+		}
+	}
+	if err != nil {
+		t.Fatalf("generated consumer glue tests failed: %v\n%s", err, out)
+	}
+}
