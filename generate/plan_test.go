@@ -336,3 +336,26 @@ func TestAtlasSumRewritten(t *testing.T) {
 		t.Fatalf("atlas.sum:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestOutDir(t *testing.T) {
+	dir := writeTree(t, map[string]string{"go.mod": "module example.com/svc\n\ngo 1.26\n"})
+	cfg, _, err := Detect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := Plan(dir, cfg, Options{Out: "services/orders", Now: fixedNow, Components: []string{"outbox", "migrations"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range cs.Changes {
+		if !strings.HasPrefix(ch.Path, "services/orders/") {
+			t.Errorf("%s is not under --out", ch.Path)
+		}
+	}
+	if got := cs.Config.ImportPath(cs.Config.OutboxDir); got != "example.com/svc/services/orders/internal/outbox" {
+		t.Errorf("outbox import path %s", got)
+	}
+	if _, err := Plan(dir, cfg, Options{Out: "../elsewhere"}); err == nil || !strings.Contains(err.Error(), "outside the module") {
+		t.Fatalf("--out outside the module: err %v", err)
+	}
+}
