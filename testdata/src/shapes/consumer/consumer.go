@@ -5,6 +5,7 @@ package consumer
 import (
 	"context"
 	"database/sql"
+	"github.com/avast/retry-go"
 	"time"
 
 	"github.com/IBM/sarama"
@@ -86,4 +87,36 @@ func (wk *Worker) Drain(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// A sarama consumer-group handler: the claim loop writes and produces.
+type claimHandler struct {
+	db  *sql.DB
+	out sarama.SyncProducer
+}
+
+func (h *claimHandler) Setup(sarama.ConsumerGroupSession) error   { return nil }
+func (h *claimHandler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
+
+func (h *claimHandler) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.ConsumerGroupClaim) error {
+	for msg := range claim.Messages() {
+		if _, err := h.db.Exec("INSERT INTO ledger (v) VALUES ($1)", msg.Value); err != nil {
+			return err
+		}
+		if _, _, err := h.out.SendMessage(&sarama.ProducerMessage{Topic: "ledger"}); err != nil { // want `OBX001 publish \(sarama.SyncProducer\).SendMessage`
+			return err
+		}
+		sess.MarkMessage(msg, "")
+	}
+	return nil
+}
+
+// The follow-up publish handed to a retry helper after the write.
+func (wk *Worker) handleWithRetry(ctx context.Context, m kafka.Message) error {
+	if _, err := wk.db.ExecContext(ctx, "UPDATE stock SET qty = qty - 1 WHERE sku = $1", string(m.Key)); err != nil {
+		return err
+	}
+	return retry.Do(func() error {
+		return wk.w.WriteMessages(ctx, kafka.Message{Topic: "stock"}) // want `OBX005 publish .* in a retry next to the DB write`
+	})
 }
