@@ -441,6 +441,9 @@ func (fr *fileRewriter) insertStmts(u *unit, at ast.Node, txExpr dst.Expr, txTyp
 	if why != "" {
 		return nil, nil, why
 	}
+	if !fr.txFits(txType) {
+		return nil, nil, "the outbox writer's Insert takes " + types.TypeString(fr.insertParam, nil) + ", but this transaction is a " + types.TypeString(txType, nil) + "; generate the writer for this driver (or pass --outbox-pkg) and run fix again"
+	}
 	var stmts []dst.Stmt
 	var calls []*dst.CallExpr
 	for _, m := range u.msgs {
@@ -500,6 +503,16 @@ func errCheck(call dst.Expr, zeros []dst.Expr) *dst.IfStmt {
 	s.Decs.Before = dst.NewLine
 	s.Decs.After = dst.NewLine
 	return s
+}
+
+// txFits reports whether a transaction of type txType can be passed to
+// outbox.Insert (as is or through an embedded field); true when unknown.
+func (fr *fileRewriter) txFits(txType types.Type) bool {
+	if fr.insertParam == nil || txType == nil || types.AssignableTo(txType, fr.insertParam) {
+		return true
+	}
+	_, adapted := fr.adaptTx(dst.NewIdent("tx"), txType).(*dst.SelectorExpr)
+	return adapted
 }
 
 // adaptTx passes the transaction the way outbox.Insert takes it: as is, or
@@ -1228,7 +1241,264 @@ func (fr *fileRewriter) txTypeOf(c *txClient) types.Type {
 	return out
 }
 
-// planGormOpen wraps the writes and the insert in db.Transaction(func(tx *gorm.DB) error {...}).
+// gormRoot returns the handle a gorm chain starts from
+// (s.db.WithContext(ctx).Model(x) -> s.db).
+func (fr *fileRewriter) gormRoot(e ast.Expr) ast.Expr {
+	for {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return ast.Unparen(e)
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || txClientOf(fr.info.TypeOf(sel.X), false) == nil {
+			return ast.Unparen(e)
+		}
+		e = sel.X
+	}
+}
+
+// planGormOpen wraps the writes and the insert in
+// db.Transaction(func(tx *gorm.DB) error {...}): the statements from the
+// first write to the publish move into the callback, their writes start from
+// tx, their error returns become the callback's.
 func (fr *fileRewriter) planGormOpen(u *unit, sel *ast.SelectorExpr) (*plan, string, string) {
-	return nil, "gorm writes outside a transaction are not rewritten yet", "wrap the writes in db.Transaction(func(tx *gorm.DB) error { ...; return outbox.Insert(ctx, tx, outbox.Message{...}) })"
+	root := fr.gormRoot(sel.X)
+	if !stableExpr(root) {
+		return nil, "the gorm handle is computed (" + types.ExprString(root) + "); open a transaction on it by hand", ""
+	}
+	handle := types.ExprString(root)
+	_, body := funcParts(u.fn)
+	var roots []ast.Expr
+	var writeCalls []ast.Node
+	other := ""
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		s, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		c := txClientOf(fr.info.TypeOf(s.X), false)
+		if c == nil || !c.writes[s.Sel.Name] {
+			return true
+		}
+		r := fr.gormRoot(s.X)
+		if c.name != "gorm" || types.ExprString(r) != handle {
+			other = types.ExprString(r)
+			return true
+		}
+		roots = append(roots, r)
+		writeCalls = append(writeCalls, call)
+		return true
+	})
+	if other != "" {
+		return nil, "the function writes through several handles (" + handle + ", " + other + "); one transaction cannot span them", ""
+	}
+	block := fr.commonBlock(append([]ast.Node{u.top}, writeCalls...)...)
+	if block == nil {
+		return nil, "the writes and the publish are not in one block", ""
+	}
+	list := stmtList(block)
+	first, last := len(list), -1
+	for _, n := range writeCalls {
+		i := slices.Index(list, fr.childIn(block, n))
+		first, last = min(first, i), max(last, i)
+	}
+	pubAt := slices.Index(list, fr.childIn(block, u.top))
+	if pubAt < first && list[pubAt] != u.top {
+		return nil, "the publish comes before the write inside a nested statement; move it after the write by hand", ""
+	}
+	start, end := min(first, pubAt), max(last, pubAt)
+	span := list[start : end+1]
+	for _, st := range span {
+		if fr.successReturn(st) {
+			return nil, "a successful return between the writes and the publish would skip the new transaction's commit", ""
+		}
+	}
+	// Variables declared by the moved statements must not be used after them.
+	declared := map[types.Object]bool{}
+	for _, st := range span {
+		if st == u.top {
+			continue // the publish goes away with its results
+		}
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				for _, l := range st.Lhs {
+					if id, ok := l.(*ast.Ident); ok && fr.info.Defs[id] != nil {
+						declared[fr.info.Defs[id]] = true
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			ast.Inspect(st, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && fr.info.Defs[id] != nil {
+					declared[fr.info.Defs[id]] = true
+				}
+				return true
+			})
+		}
+	}
+	for _, st := range list[end+1:] {
+		if slices.Contains(u.extras, st) || slices.Contains(u.x.removable, st) {
+			continue
+		}
+		if fr.refersAny(st, declared) {
+			return nil, "a variable set between the writes and the publish is used after them; wrap them in db.Transaction by hand", ""
+		}
+	}
+	// Branches out of the moved statements cannot cross the callback.
+	crossing := false
+	for _, st := range span {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				return false
+			case *ast.BranchStmt:
+				if n.Tok != token.FALLTHROUGH {
+					crossing = true
+				}
+			}
+			return true
+		})
+	}
+	if crossing {
+		return nil, "a break, continue or goto leaves the statements that would move into db.Transaction", ""
+	}
+	txName := fr.freshName(u.fn, "tx", "dbTx", "outboxTx")
+	if txName == "" {
+		return nil, "no free name for the transaction variable", ""
+	}
+	fr.usedNames[fnKey(u.fn)+txName] = true
+	zeros, why := fr.zeroResults(u.fn)
+	if why != "" {
+		return nil, why, ""
+	}
+	var txType types.Type
+	if root := fr.info.TypeOf(root); root != nil {
+		txType = root
+	}
+	cbUnit := *u
+	stmts, calls, why := fr.insertStmts(&cbUnit, list[start], dst.NewIdent(txName), txType)
+	if why != "" {
+		return nil, why, ""
+	}
+	// The inserts' error checks return only the error inside the callback.
+	for _, st := range stmts {
+		st.(*dst.IfStmt).Body.List[0].(*dst.ReturnStmt).Results = []dst.Expr{dst.NewIdent("err")}
+	}
+	// returns inside the moved statements become the callback's
+	var rets []*dst.ReturnStmt
+	for _, st := range span {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) > 0 {
+				rets = append(rets, fr.ds(r).(*dst.ReturnStmt))
+			}
+			return true
+		})
+	}
+	dSpan := fr.dstStmts(span)
+	var dRoots []dst.Node
+	for _, r := range roots {
+		dRoots = append(dRoots, fr.d(r))
+	}
+	dTop := fr.ds(u.top)
+	extras := fr.dstStmts(u.extras)
+	removable := fr.removableOutside(u)
+	before := pubAt < first
+	isRet := u.ret != nil
+	var dRet *dst.ReturnStmt
+	if isRet {
+		if list[end] != u.top || before {
+			return nil, "the publish's error is returned before the last write", ""
+		}
+		dRet = fr.ds(u.ret).(*dst.ReturnStmt)
+	}
+	handleExpr := dst.Clone(fr.d(root)).(dst.Expr)
+	return &plan{strategy: StrategyOpenTx, inserts: calls, apply: func() {
+		// re-root the writes on tx (in place, inside the moved statements)
+		for _, r := range dRoots {
+			replaceExpr(fr.df, r, dst.NewIdent(txName))
+		}
+		for _, r := range rets {
+			r.Results = []dst.Expr{r.Results[len(r.Results)-1]}
+		}
+		for _, e := range extras {
+			fr.remove(e)
+		}
+		for _, r := range removable {
+			fr.remove(r)
+		}
+		var inner []dst.Stmt
+		for _, st := range dSpan {
+			switch {
+			case st == dTop && (before || isRet):
+				// goes after the writes (before) or stays outside (return)
+			case st == dTop:
+				inner = append(inner, stmts...)
+			default:
+				inner = append(inner, st)
+			}
+		}
+		if dTop != nil && !slices.Contains(dSpan, dTop) {
+			fr.replace(dTop, stmts...) // nested publish: replaced in place
+		}
+		if before || isRet {
+			inner = append(inner, stmts...)
+		}
+		inner = append(inner, &dst.ReturnStmt{Results: []dst.Expr{dst.NewIdent("nil")}})
+		for _, st := range inner {
+			st.Decorations().Before = dst.NewLine
+			st.Decorations().After = dst.NewLine
+		}
+		lit := &dst.FuncLit{
+			Type: &dst.FuncType{
+				Params: &dst.FieldList{List: []*dst.Field{{
+					Names: []*dst.Ident{dst.NewIdent(txName)},
+					Type:  &dst.StarExpr{X: &dst.Ident{Name: "DB", Path: "gorm.io/gorm"}},
+				}}},
+				Results: &dst.FieldList{List: []*dst.Field{{Type: dst.NewIdent("error")}}},
+			},
+			Body: &dst.BlockStmt{List: inner},
+		}
+		wrap := errCheck(&dst.CallExpr{Fun: &dst.SelectorExpr{X: handleExpr, Sel: dst.NewIdent("Transaction")}, Args: []dst.Expr{lit}}, zeros)
+		fr.insert(dSpan[0], false, wrap)
+		for _, st := range dSpan {
+			if st == dTop && isRet {
+				continue
+			}
+			fr.remove(st)
+		}
+		if isRet {
+			dRet.Results[len(dRet.Results)-1] = dst.NewIdent("nil")
+		}
+	}}, "", ""
+}
+
+// replaceExpr swaps the expression old for new wherever it appears under root.
+func replaceExpr(root dst.Node, old dst.Node, repl dst.Expr) {
+	dst.Inspect(root, func(n dst.Node) bool {
+		switch n := n.(type) {
+		case *dst.SelectorExpr:
+			if n.X == old {
+				n.X = repl
+				return false
+			}
+		case *dst.CallExpr:
+			for i, a := range n.Args {
+				if a == old {
+					n.Args[i] = repl
+				}
+			}
+		}
+		return true
+	})
 }

@@ -19,5 +19,6 @@ func (db *DB) Model(value interface{}) *DB                                     {
 func (db *DB) Update(column string, value interface{}) *DB                     { return db }
 func (db *DB) Updates(values interface{}) *DB                                  { return db }
 func (db *DB) Exec(sql string, values ...interface{}) *DB                      { return db }
+func (db *DB) Where(query interface{}, args ...interface{}) *DB                { return db }
 func (db *DB) First(dest interface{}, conds ...interface{}) *DB                { return db }
 func (db *DB) Transaction(fc func(tx *DB) error, opts ...*sql.TxOptions) error { return nil }
