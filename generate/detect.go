@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -139,7 +140,8 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	for _, r := range mf.Require {
 		reqs[r.Mod.Path] = true
 	}
-	imports, err := scanImports(root)
+	generated := generatedFiles(root)
+	imports, err := scanImports(root, generated)
 	if err != nil {
 		return cfg, det, err
 	}
@@ -199,7 +201,7 @@ func Detect(dir string) (templates.Config, Detection, error) {
 
 	// Broker.
 	if v, src, others := first(brokerSignals); v != "" {
-		if v == "nats" && (imports["github.com/nats-io/nats.go/jetstream"] || usesJetStreamContext(root)) {
+		if v == "nats" && (imports["github.com/nats-io/nats.go/jetstream"] || usesJetStreamContext(root, generated)) {
 			v, src = "jetstream", src+" (JetStream in use)"
 		}
 		if strings.Contains(src, "confluent-kafka-go") {
@@ -296,12 +298,32 @@ func walkModule(root string, fn func(path string, d fs.DirEntry) error) error {
 	})
 }
 
-// scanImports returns the import paths of the module's Go files.
-func scanImports(root string) (map[string]bool, error) {
+// generatedFiles returns the absolute paths outboxify generated (from the
+// manifest). Detection ignores them: the generated relay may import a
+// driver the project itself does not use, which must not change the
+// settings of the next run.
+func generatedFiles(root string) map[string]bool {
+	out := map[string]bool{}
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ManifestPath)))
+	if err != nil {
+		return out
+	}
+	var m manifest
+	if json.Unmarshal(b, &m) != nil {
+		return out
+	}
+	for p := range m.Files {
+		out[filepath.Join(root, filepath.FromSlash(p))] = true
+	}
+	return out
+}
+
+// scanImports returns the import paths of the module's own Go files.
+func scanImports(root string, skip map[string]bool) (map[string]bool, error) {
 	imports := map[string]bool{}
 	fset := token.NewFileSet()
 	err := walkModule(root, func(p string, d fs.DirEntry) error {
-		if !strings.HasSuffix(p, ".go") {
+		if !strings.HasSuffix(p, ".go") || skip[p] {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
@@ -324,10 +346,10 @@ func scanImports(root string) (map[string]bool, error) {
 var jetStreamCall = regexp.MustCompile(`\.JetStream\(`)
 
 // usesJetStreamContext finds the legacy nats.JetStreamContext API.
-func usesJetStreamContext(root string) bool {
+func usesJetStreamContext(root string, skip map[string]bool) bool {
 	found := false
 	_ = walkModule(root, func(p string, d fs.DirEntry) error {
-		if found || !strings.HasSuffix(p, ".go") {
+		if found || !strings.HasSuffix(p, ".go") || skip[p] {
 			return nil
 		}
 		b, err := os.ReadFile(p)

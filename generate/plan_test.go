@@ -359,3 +359,22 @@ func TestOutDir(t *testing.T) {
 		t.Fatalf("--out outside the module: err %v", err)
 	}
 }
+
+// The generated code's own imports must not change what the next run
+// detects: a database/sql project stays database/sql even though generated
+// files import pgx natively.
+func TestDetectIgnoresGeneratedFiles(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod":                         "module example.com/svc\n\ngo 1.26\n\nrequire github.com/jackc/pgx/v5 v5.13.0\n",
+		"main.go":                        "package main\n\nimport _ \"github.com/jackc/pgx/v5/stdlib\"\n",
+		"internal/outboxrelay/listen.go": "package outboxrelay\n\nimport _ \"github.com/jackc/pgx/v5\"\n",
+		ManifestPath:                     `{"files": {"internal/outboxrelay/listen.go": "sha256:x"}}`,
+	})
+	cfg, det, err := Detect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Driver != "database/sql" {
+		t.Fatalf("driver %s, want database/sql (generated imports ignored)\n%s", cfg.Driver, det)
+	}
+}
