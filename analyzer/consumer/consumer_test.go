@@ -32,7 +32,7 @@ func TestInventory(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"natscore":  {"26:none", "29:none", "30:idempotent", "31:no-writes", "34:inbox", "43:idempotent"},
+		"natscore":  {"26:none", "29:none", "30:idempotent", "31:no-writes", "34:inbox", "43:idempotent", "44:none", "51:none"},
 		"inboxglue": {"15:inbox", "16:inbox"},
 		"external": {
 			"35:no-writes (*external.PaymentClient).Charge keyed=false",

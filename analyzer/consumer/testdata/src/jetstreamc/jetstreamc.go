@@ -21,3 +21,11 @@ func consumeGood(c jetstream.Consumer, db *gorm.DB) {
 		_ = msg.Ack()
 	})
 }
+
+func fetchBad(c jetstream.Consumer, db *gorm.DB) {
+	batch, _ := c.Fetch(10) // want `writes to the database without the inbox`
+	for msg := range batch.Messages() {
+		db.Save(&Shipment{OrderID: string(msg.Data())})
+		_ = msg.Ack()
+	}
+}

@@ -41,4 +41,15 @@ func subscribe(nc *nats.Conn, db *sql.DB) {
 		_, _ = db.Exec("DELETE FROM carts WHERE id = ?", string(m.Data))
 	}
 	_, _ = js.QueueSubscribe("carts", "q", onMsg)
+	_, _ = js.Subscribe("stock", func(m *nats.Msg) { // want `consumer handler \(closure\) writes to the database`
+		_, _ = db.Exec("UPDATE stock SET qty = qty - 1 WHERE sku = ?", string(m.Data))
+	})
+}
+
+// pull fetches from a pull subscription and writes without the inbox.
+func pull(sub *nats.Subscription, db *sql.DB) {
+	msgs, _ := sub.Fetch(10) // want `writes to the database without the inbox`
+	for _, m := range msgs {
+		_, _ = db.Exec("INSERT INTO audit (subject) VALUES (?)", m.Subject)
+	}
 }

@@ -17,6 +17,8 @@ type MsgHandler func(msg *Msg)
 
 type Subscription struct{}
 
+func (s *Subscription) Fetch(batch int) ([]*Msg, error) { return nil, nil }
+
 type SubOpt interface{}
 
 type Conn struct{}

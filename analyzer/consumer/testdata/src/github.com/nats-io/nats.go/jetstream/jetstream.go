@@ -16,6 +16,11 @@ type PullConsumeOpt interface{}
 
 type ConsumeContext interface{ Stop() }
 
+type FetchOpt interface{}
+
+type MessageBatch interface{ Messages() <-chan Msg }
+
 type Consumer interface {
 	Consume(handler MessageHandler, opts ...PullConsumeOpt) (ConsumeContext, error)
+	Fetch(batch int, opts ...FetchOpt) (MessageBatch, error)
 }
