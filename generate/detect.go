@@ -230,6 +230,8 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	if format == "" {
 		if v, src, _ := first(migrationSignals); v != "" {
 			format, fsrc = v, src
+		} else if v, src := makefileTool(root); v != "" {
+			format, fsrc = v, src
 		} else {
 			format, fsrc = "sql", "default (no migration tool found)"
 		}
@@ -404,7 +406,39 @@ func migrationsDir(root string) (dir, source string) {
 	if best != "" {
 		return best, fmt.Sprintf("%d versioned .sql files there", counts[best])
 	}
+	if b, err := os.ReadFile(filepath.Join(root, "Makefile")); err == nil {
+		if m := makefileDir.FindSubmatch(b); m != nil {
+			return cleanRel(string(m[1])), "Makefile migration command"
+		}
+	}
 	return "migrations", "default (no migrations found)"
+}
+
+var (
+	// goose -dir X, migrate -path X, atlas migrate ... --dir file://X
+	makefileDir   = regexp.MustCompile(`(?:goose\b[^\n]*?-dir[ =]|migrate\b[^\n]*?-path[ =]|atlas migrate\b[^\n]*?--dir[ =]"?file://)"?([\w./-]+)`)
+	makefileTools = []struct {
+		re   *regexp.Regexp
+		tool string
+	}{
+		{regexp.MustCompile(`\batlas migrate\b`), "atlas"},
+		{regexp.MustCompile(`\bgoose\b`), "goose"},
+		{regexp.MustCompile(`\bmigrate\b[^\n]*-path`), "migrate"},
+	}
+)
+
+// makefileTool finds the migration tool a Makefile target runs.
+func makefileTool(root string) (tool, source string) {
+	b, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		return "", ""
+	}
+	for _, t := range makefileTools {
+		if t.re.Match(b) {
+			return t.tool, "Makefile runs " + t.tool
+		}
+	}
+	return "", ""
 }
 
 func cleanRel(p string) string {

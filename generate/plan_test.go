@@ -148,6 +148,14 @@ func TestDetect(t *testing.T) {
 			"bus.go":    "package main\n\nimport _ \"github.com/nats-io/nats.go/jetstream\"\n",
 			"sqlc.yaml": "version: \"2\"\nsql:\n  - engine: \"postgresql\"\n    schema: \"db/schema\"\n    queries: \"db/query\"\n",
 		}, templates.Config{Broker: "jetstream", MigrationsDir: "db/schema"}},
+		{"Makefile names goose and its dir", map[string]string{
+			"go.mod":   mod,
+			"Makefile": "migrate-up:\n\tgoose -dir sql/schema postgres \"$(DB_URL)\" up\n",
+		}, templates.Config{Migrations: "goose", MigrationsDir: "sql/schema"}},
+		{"Makefile names golang-migrate", map[string]string{
+			"go.mod":   mod,
+			"Makefile": "up:\n\tmigrate -path=db/mig -database $(DB) up\n",
+		}, templates.Config{Migrations: "migrate", MigrationsDir: "db/mig"}},
 		{"confluent maps to franz-go", map[string]string{
 			"go.mod": mod + "require github.com/confluentinc/confluent-kafka-go/v2 v2.3.0\n",
 		}, templates.Config{Broker: "franz-go"}},
