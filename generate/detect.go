@@ -239,7 +239,7 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	cfg.Migrations = format
 	det.add("migrations", format, fsrc)
 	if name, _, ok := findOutboxMigration(filepath.Join(root, filepath.FromSlash(mdir))); ok {
-		det.Notes = append(det.Notes, fmt.Sprintf("outbox migration already present: %s (kept; no second one is added)", path2(mdir, name)))
+		det.Notes = append(det.Notes, fmt.Sprintf("outbox migration already present: %s (kept; no second one is added)", slashJoin(mdir, name)))
 	}
 
 	cfg.Relay = "polling"
@@ -256,7 +256,7 @@ func Detect(dir string) (templates.Config, Detection, error) {
 
 func has1(has func(string) (string, bool), p string) bool { _, ok := has(p); return ok }
 
-func path2(dir, name string) string { return strings.TrimPrefix(dir+"/"+name, "./") }
+func slashJoin(dir, name string) string { return strings.TrimPrefix(dir+"/"+name, "./") }
 
 // nativePgx: pgx/v5 is required and the code does not go through its
 // database/sql adapter.

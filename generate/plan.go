@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -92,8 +93,7 @@ func Plan(dir string, cfg templates.Config, opts Options) (*Changeset, error) {
 	if cfg.DB == "mysql" && cfg.Notify == "" {
 		cfg.Notify = "off"
 	}
-	mv := cfg.MigrationVersion
-	cfg.MigrationVersion = "-" // placeholder so WithDefaults leaves it for us
+	mv := cfg.MigrationVersion // chosen below, not defaulted
 	cfg = cfg.WithDefaults()
 	cfg.MigrationVersion = mv
 	if opts.Out != "" {
@@ -152,11 +152,7 @@ func Plan(dir string, cfg templates.Config, opts Options) (*Changeset, error) {
 }
 
 func sortChanges(cs []Change) {
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && cs[j].Path < cs[j-1].Path; j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
-		}
-	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
 }
 
 // prefixDirs moves every output directory under out (inside the module).

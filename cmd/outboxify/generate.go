@@ -78,7 +78,11 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 	fmt.Fprint(info, cs.Summary())
 	if !cs.Pending(force) {
 		fmt.Fprintln(info, "nothing to write: the generated files are up to date")
-		return cs.Apply(force) // records unchanged files in the manifest when it lacks them
+		// Records unchanged files in the manifest when it lacks them.
+		if err := cs.Apply(force); err != nil {
+			return withCode(exitError, fmt.Errorf("write %s: %w", generate.ManifestPath, err))
+		}
+		return nil
 	}
 	if err := cs.Apply(force); err != nil {
 		var conflict *generate.ConflictError
