@@ -221,6 +221,9 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	for i, arg := range call.Args {
 		lit, ok := ast.Unparen(arg).(*ast.FuncLit)
 		if !ok {
+			if row == nil && fn != nil && isRegistration(fn) {
+				c.registerFunc(fn, arg) // Subscribe("x", s.onPlaced): a method value
+			}
 			c.walk(arg, wc)
 			continue
 		}
@@ -794,6 +797,32 @@ func (c *collector) register(fn *types.Func, lit *ast.FuncLit) {
 	}
 }
 
+// registerFunc records what a function or method value registered with a
+// dispatcher publishes, from its summary.
+func (c *collector) registerFunc(fn *types.Func, arg ast.Expr) {
+	var id *ast.Ident
+	switch x := ast.Unparen(arg).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return
+	}
+	handler, ok := c.info.Uses[id].(*types.Func)
+	tn := recvTypeName(fn.Signature().Recv())
+	if !ok || tn == nil || c.dispatch == nil || c.effectsOf == nil {
+		return
+	}
+	if _, done := c.dispatch[tn]; done {
+		return
+	}
+	if eff, iface := c.effectsOf(handler); eff != nil && eff.Publish != nil {
+		c.dispatch[tn] = eff.Publish.through(handler.Origin().FullName(), iface, HandleInternal)
+		c.dispatchChanged = true
+	}
+}
+
 // dynamicCall: a call of a function value. Inside a dispatcher's method it
 // runs the registered closures.
 func (c *collector) dynamicCall(call *ast.CallExpr, wc wctx) {
@@ -803,7 +832,9 @@ func (c *collector) dynamicCall(call *ast.CallExpr, wc wctx) {
 	}
 	tn := recvTypeName(c.recv)
 	if e := c.dispatch[tn]; e != nil {
-		c.add(evPublish, call.Pos(), call.Rparen, e.through("func literal registered with "+tn.Name(), false, HandleInternal), nil, nil, wc)
+		out := *e // the chain continues with the registered method, if named
+		out.Handle = HandleInternal
+		c.add(evPublish, call.Pos(), call.Rparen, &out, nil, nil, wc)
 	}
 }
 

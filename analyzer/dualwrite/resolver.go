@@ -202,6 +202,8 @@ func (r *programResolver) dispatchOf(p *packages.Package) map[*types.TypeName]*E
 					for _, a := range call.Args {
 						if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
 							c.register(fn, lit)
+						} else {
+							c.registerFunc(fn, a)
 						}
 					}
 				}

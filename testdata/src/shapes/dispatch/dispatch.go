@@ -66,3 +66,30 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 	}
 	return s.d.Dispatch(ctx, Event{Name: "OrderCancelled", ID: id}) // want `OBX001 publish \(\*amqp091.Channel\).Publish \(via \(\*dispatch.Dispatcher\).Dispatch`
 }
+
+// A dispatcher fed method values.
+type Bus struct{ subs []HandlerFunc }
+
+func (b *Bus) Subscribe(h HandlerFunc) { b.subs = append(b.subs, h) }
+
+func (b *Bus) Publish(ctx context.Context, e Event) {
+	for _, h := range b.subs {
+		_ = h(ctx, e)
+	}
+}
+
+type Notifier struct{ ch *amqp091.Channel }
+
+func (n *Notifier) onShipped(ctx context.Context, e Event) error {
+	return n.ch.Publish("orders", "order.shipped", false, false, amqp091.Publishing{Body: []byte(e.ID)})
+}
+
+func Wire(b *Bus, n *Notifier) { b.Subscribe(n.onShipped) }
+
+func Ship(ctx context.Context, db *sql.DB, b *Bus, id string) error {
+	if _, err := db.ExecContext(ctx, "UPDATE orders SET status = 'shipped' WHERE id = $1", id); err != nil {
+		return err
+	}
+	b.Publish(ctx, Event{Name: "OrderShipped", ID: id}) // want `OBX001 publish \(\*amqp091.Channel\).Publish \(via \(\*dispatch.Bus\).Publish -> \(\*dispatch.Notifier\).onShipped\)`
+	return nil
+}
