@@ -1,0 +1,80 @@
+package outboxrelay
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"log/slog"
+	"strings"
+
+	"github.com/nats-io/nats.go"
+)
+
+// brokerOptions are the NATS flags of the run command.
+type brokerOptions struct {
+	url   string
+	creds string
+	name  string
+}
+
+func (b *brokerOptions) register(fs *flag.FlagSet) {
+	fs.StringVar(&b.url, "broker-url", nats.DefaultURL, "NATS server URL(s), comma-separated")
+	fs.StringVar(&b.creds, "nats-creds", "", "NATS credentials file (optional)")
+	fs.StringVar(&b.name, "nats-name", "outbox-relay", "NATS connection name")
+}
+
+// connect dials NATS and keeps reconnecting forever: while disconnected,
+// publishes fail as "unavailable" and do not use up attempts.
+func (b *brokerOptions) connect(ctx context.Context, log *slog.Logger) (*nats.Conn, error) {
+	opts := []nats.Option{
+		nats.Name(b.name),
+		nats.MaxReconnects(-1),
+		nats.RetryOnFailedConnect(false),
+		// No reconnect buffer: while disconnected a publish fails at once
+		// (unavailable) instead of going out later, behind newer messages.
+		nats.ReconnectBufSize(-1),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			log.Warn("NATS disconnected", "err", err)
+		}),
+		nats.ReconnectHandler(func(c *nats.Conn) {
+			log.Info("NATS reconnected", "url", c.ConnectedUrlRedacted())
+		}),
+	}
+	if b.creds != "" {
+		opts = append(opts, nats.UserCredentials(b.creds))
+	}
+	return nats.Connect(strings.TrimSpace(b.url), opts...)
+}
+
+// natsMsg builds the NATS message of m: subject = aggregate_type, headers =
+// the row's headers, outbox-id, event-type, aggregate-id (NATS has no message
+// key) and Nats-Msg-Id = outbox id (JetStream deduplicates by it).
+func natsMsg(m *Message) *nats.Msg {
+	nm := nats.NewMsg(m.AggregateType)
+	nm.Data = m.Payload
+	for k, v := range m.Headers {
+		nm.Header.Set(k, v)
+	}
+	nm.Header.Set(HeaderOutboxID, m.ID)
+	nm.Header.Set(HeaderEventType, m.EventType)
+	nm.Header.Set(HeaderAggregateID, m.AggregateID)
+	nm.Header.Set("Nats-Msg-Id", m.ID)
+	return nm
+}
+
+// natsError sorts a NATS client error into unavailable (retried without
+// using an attempt) or rejected.
+func natsError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, nats.ErrBadSubject), errors.Is(err, nats.ErrHeadersNotSupported):
+		return err
+	case errors.Is(err, nats.ErrConnectionClosed), errors.Is(err, nats.ErrConnectionReconnecting),
+		errors.Is(err, nats.ErrDisconnected), errors.Is(err, nats.ErrTimeout), errors.Is(err, nats.ErrNoServers),
+		errors.Is(err, nats.ErrConnectionDraining), errors.Is(err, nats.ErrNoResponders),
+		errors.Is(err, nats.ErrStaleConnection), errors.Is(err, nats.ErrReconnectBufExceeded):
+		return Unavailable(err)
+	}
+	return err
+}

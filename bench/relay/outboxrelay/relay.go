@@ -1,0 +1,539 @@
+package outboxrelay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Table is the outbox table this relay reads.
+const Table = "outbox"
+
+// lockClass is the first int4 of the relay's two-int4 advisory lock keys
+// (class, shard). Writers lock aggregates with the one-bigint form, a separate
+// key space, so relay and writer locks never collide.
+var lockClass = int32(crc32.ChecksumIEEE([]byte("outboxify.relay." + Table)))
+
+// Options configure a Relay. Zero fields take the defaults below.
+type Options struct {
+	BatchSize      int           // rows claimed per batch transaction (500)
+	Shards         int           // 1: leader mode; N: N shards, each with its own lock (1)
+	PollInterval   time.Duration // wake-up when no notification arrives (500ms)
+	Notify         string        // "auto": LISTEN after a NOTIFY self-test, else poll; "off": poll only ("auto")
+	NotifyDebounce time.Duration // at most one batch per shard per this interval on notifications (3ms)
+	NotifyTimeout  time.Duration // how long the self-test waits for its own NOTIFY (2s)
+	MaxAttempts    int           // rejections before a message is dead-lettered (10)
+	RetryBase      time.Duration // first retry delay; doubles per attempt, with jitter (1s)
+	RetryMax       time.Duration // longest retry delay (5m)
+	OnDeadLetter   string        // "block": a dead letter holds back its aggregate; "skip": it does not ("block")
+	PublishTimeout time.Duration // longest wait for the acks of one wave of publishes (30s)
+	// ShutdownTimeout bounds how long Run finishes the current batch after
+	// its context ends; then the batch is abandoned (rolled back, published
+	// again later) (30s).
+	ShutdownTimeout time.Duration
+	CleanupEvery    time.Duration  // run Cleanup this often from Run; 0: never (0)
+	Cleanup         CleanupOptions // what the scheduled cleanup deletes
+	Logger          *slog.Logger   // slog.Default() if nil
+	Metrics         *Metrics       // metrics to update; unregistered ones if nil
+	// Failpoint is a test hook, read from OUTBOX_RELAY_FAILPOINT by Main:
+	// "after-publish:pause" or "after-publish:exit", optionally ":N" for the
+	// Nth batch that published something. It stops the relay after the broker
+	// acked a batch and before the rows are marked published. Empty: off.
+	Failpoint string
+}
+
+func (o Options) withDefaults() (Options, error) {
+	def := func(p *time.Duration, v time.Duration) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	if o.BatchSize == 0 {
+		o.BatchSize = 500
+	}
+	if o.Shards == 0 {
+		o.Shards = 1
+	}
+	if o.MaxAttempts == 0 {
+		o.MaxAttempts = 10
+	}
+	if o.Notify == "" {
+		o.Notify = defaultNotify
+	}
+	if o.OnDeadLetter == "" {
+		o.OnDeadLetter = "block"
+	}
+	def(&o.PollInterval, 500*time.Millisecond)
+	def(&o.NotifyDebounce, 3*time.Millisecond)
+	def(&o.NotifyTimeout, 2*time.Second)
+	def(&o.RetryBase, time.Second)
+	def(&o.RetryMax, 5*time.Minute)
+	def(&o.PublishTimeout, 30*time.Second)
+	def(&o.ShutdownTimeout, 30*time.Second)
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Metrics == nil {
+		o.Metrics = NewMetrics()
+	}
+	switch {
+	case o.BatchSize < 1:
+		return o, fmt.Errorf("batch size %d: must be at least 1", o.BatchSize)
+	case o.Shards < 1:
+		return o, fmt.Errorf("shards %d: must be at least 1", o.Shards)
+	case o.MaxAttempts < 1:
+		return o, fmt.Errorf("max attempts %d: must be at least 1", o.MaxAttempts)
+	case o.OnDeadLetter != "block" && o.OnDeadLetter != "skip":
+		return o, fmt.Errorf("on-dead-letter %q: want block or skip", o.OnDeadLetter)
+	case o.Notify != "auto" && o.Notify != "off":
+		return o, fmt.Errorf("notify %q: want auto or off", o.Notify)
+	case o.RetryMax < o.RetryBase:
+		return o, fmt.Errorf("retry max %s is shorter than retry base %s", o.RetryMax, o.RetryBase)
+	}
+	return o, nil
+}
+
+// Relay moves outbox rows to the broker. Create it with New; run it with Run.
+type Relay struct {
+	store store
+	pub   Publisher
+	opts  Options
+	log   *slog.Logger
+	m     *Metrics
+	fp    *failpoint
+	owned []atomic.Bool // per shard: this relay held the shard's lock on its last round
+}
+
+func newRelay(s store, pub Publisher, opts Options) (*Relay, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	fp, err := parseFailpoint(opts.Failpoint)
+	if err != nil {
+		return nil, err
+	}
+	return &Relay{store: s, pub: pub, opts: opts, log: opts.Logger, m: opts.Metrics, fp: fp, owned: make([]atomic.Bool, opts.Shards)}, nil
+}
+
+// store is the database side of the relay; one implementation per dialect.
+type store interface {
+	// claim opens a batch transaction holding the lock of shard: ok is false
+	// when another relay holds it (nothing is claimed then).
+	claim(ctx context.Context, shard, shards, limit int, blockOnDead bool) (tx batchTx, msgs []*Message, ok bool, err error)
+	// listen starts waking the relay on notifications; it reports whether
+	// notifications work (after a self-test), else the relay polls.
+	listen(ctx context.Context, wake func(), selfTest time.Duration, log *slog.Logger) bool
+	stats(ctx context.Context) (Stats, error)
+	cleanup(ctx context.Context, o CleanupOptions, log *slog.Logger) (CleanupResult, error)
+	replay(ctx context.Context, f ReplayFilter, apply bool) (int64, error)
+	ping(ctx context.Context) error
+	close()
+}
+
+// batchTx is one open batch transaction.
+type batchTx interface {
+	// complete marks published rows, records failures and commits.
+	complete(ctx context.Context, published []int64, failures []failure) error
+	// rollback abandons the batch; safe after complete.
+	rollback()
+}
+
+// failure is what a failed publish changes on its row.
+type failure struct {
+	seq   int64
+	burn  bool          // count an attempt (a rejection, not an unreachable broker)
+	dead  bool          // attempts exhausted: dead-letter the row
+	delay time.Duration // next_attempt_at = now() + delay
+	err   string        // last_error
+}
+
+// errHeldBack is the result of a message not sent because an earlier message
+// of its aggregate failed in the same batch.
+var errHeldBack = errors.New("held back behind a failed message of the same aggregate")
+
+// errBrokerUnavailable ends a batch in which nothing could be published
+// because the broker could not be reached; the batch was rolled back.
+var errBrokerUnavailable = errors.New("broker unavailable: batch rolled back, nothing marked")
+
+// Run relays until ctx ends, then finishes the batch in flight (or abandons
+// it after ShutdownTimeout: rolled back, published again later) and returns.
+func (r *Relay) Run(ctx context.Context) error {
+	// work outlives ctx so that a graceful stop can finish the current batch.
+	work, abandon := context.WithCancel(context.WithoutCancel(ctx))
+	defer abandon()
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-finished:
+			return
+		case <-ctx.Done():
+		}
+		r.log.Info("outbox relay stopping: finishing the current batch", "timeout", r.opts.ShutdownTimeout)
+		t := time.NewTimer(r.opts.ShutdownTimeout)
+		defer t.Stop()
+		select {
+		case <-finished:
+		case <-t.C:
+			r.log.Warn("outbox relay shutdown timeout: abandoning the current batch (rolled back; its messages are published again later)")
+			abandon()
+		}
+	}()
+
+	wakes := make([]chan struct{}, r.opts.Shards)
+	for i := range wakes {
+		wakes[i] = make(chan struct{}, 1)
+	}
+	wake := func() {
+		for _, w := range wakes {
+			select {
+			case w <- struct{}{}:
+			default:
+			}
+		}
+	}
+	notifying := false
+	if r.opts.Notify != "off" {
+		notifying = r.store.listen(ctx, wake, r.opts.NotifyTimeout, r.log)
+	}
+	r.log.Info("outbox relay started", "table", Table, "shards", r.opts.Shards, "batch_size", r.opts.BatchSize,
+		"notify", notifying, "poll_interval", r.opts.PollInterval, "on_dead_letter", r.opts.OnDeadLetter)
+
+	var wg sync.WaitGroup
+	if r.opts.CleanupEvery > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.cleanupLoop(ctx)
+		}()
+	}
+	for shard := range r.opts.Shards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.worker(ctx, work, shard, wakes[shard])
+		}()
+	}
+	wg.Wait()
+	close(finished)
+	r.m.Leader.Set(0)
+	r.m.ShardsOwned.Set(0)
+	r.log.Info("outbox relay stopped")
+	return nil
+}
+
+// worker runs the batch loop of one shard until stop ends; work cancels the
+// batch in flight.
+func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct{}) {
+	failures := 0
+	for stop.Err() == nil {
+		started := time.Now()
+		res, err := r.runBatch(work, shard)
+		r.setOwned(shard, res.held)
+		if err != nil {
+			if work.Err() != nil {
+				return
+			}
+			failures++
+			d := backoff(r.opts.RetryBase, r.opts.RetryMax, failures)
+			r.log.Warn("outbox batch failed", "shard", shard, "err", err, "retry_in", d)
+			sleep(stop, d)
+			continue
+		}
+		failures = 0
+		if res.claimed >= r.opts.BatchSize {
+			continue // a full batch: more rows are waiting
+		}
+		timer := time.NewTimer(r.opts.PollInterval)
+		select {
+		case <-stop.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		case <-wake:
+			timer.Stop()
+			// Debounce: a burst of notifications makes one batch, not one per insert.
+			if d := time.Until(started.Add(r.opts.NotifyDebounce)); d > 0 {
+				sleep(stop, d)
+			}
+			select {
+			case <-wake:
+			default:
+			}
+		}
+	}
+}
+
+type batchResult struct {
+	held      bool // this relay held the shard lock
+	claimed   int
+	published int
+}
+
+// runBatch is one batch transaction: claim, publish in per-aggregate waves,
+// wait for the acks, mark the acked rows published, record failures, commit.
+func (r *Relay) runBatch(ctx context.Context, shard int) (batchResult, error) {
+	start := time.Now()
+	tx, msgs, held, err := r.store.claim(ctx, shard, r.opts.Shards, r.opts.BatchSize, r.opts.OnDeadLetter == "block")
+	res := batchResult{held: held, claimed: len(msgs)}
+	if err != nil {
+		return res, fmt.Errorf("claim batch of shard %d: %w", shard, err)
+	}
+	if !held || len(msgs) == 0 {
+		return res, nil // claim already ended a transaction with nothing to do
+	}
+	defer tx.rollback()
+
+	errs := r.publishWaves(ctx, msgs)
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("batch abandoned, rolled back: %w", ctx.Err())
+	}
+
+	published := make([]int64, 0, len(msgs))
+	var fails []failure
+	var rejected, unavailable, dead int
+	for i, m := range msgs {
+		e := errs[i]
+		switch {
+		case e == nil:
+			published = append(published, m.Seq)
+		case errors.Is(e, errHeldBack):
+			// untouched: it waits behind the failed message of its aggregate
+		case IsUnavailable(e):
+			unavailable++
+			fails = append(fails, failure{seq: m.Seq, delay: backoff(r.opts.RetryBase, r.opts.RetryMax, 1), err: errText(e)})
+		default:
+			rejected++
+			attempts := m.Attempts + 1
+			f := failure{seq: m.Seq, burn: true, err: errText(e), delay: backoff(r.opts.RetryBase, r.opts.RetryMax, attempts)}
+			if attempts >= r.opts.MaxAttempts {
+				f.dead = true
+				dead++
+				r.log.Error("outbox message dead-lettered", "id", m.ID, "aggregate_type", m.AggregateType,
+					"aggregate_id", m.AggregateID, "attempts", attempts, "err", e)
+			} else {
+				r.log.Warn("outbox message rejected by the broker", "id", m.ID, "aggregate_type", m.AggregateType,
+					"aggregate_id", m.AggregateID, "attempts", attempts, "retry_in", f.delay, "err", e)
+			}
+			fails = append(fails, f)
+		}
+	}
+	if unavailable > 0 {
+		r.m.Failed.WithLabelValues("unavailable").Add(float64(unavailable))
+	}
+	if rejected > 0 {
+		r.m.Failed.WithLabelValues("rejected").Add(float64(rejected))
+	}
+	if len(published) == 0 && rejected == 0 && unavailable > 0 {
+		// Nothing got through: leave the rows as they were (no attempt used).
+		return res, fmt.Errorf("%w: %v", errBrokerUnavailable, firstError(errs))
+	}
+	if len(published) > 0 && r.fp != nil {
+		r.fp.reached(r.log, len(published))
+	}
+	if err := tx.complete(ctx, published, fails); err != nil {
+		return res, fmt.Errorf("mark %d messages published (they will be published again): %w", len(published), err)
+	}
+	res.published = len(published)
+	r.m.Published.Add(float64(len(published)))
+	r.m.DeadLettered.Add(float64(dead))
+	r.m.BatchDuration.Observe(time.Since(start).Seconds())
+	r.log.Debug("outbox batch committed", "shard", shard, "claimed", len(msgs), "published", len(published),
+		"rejected", rejected, "unavailable", unavailable, "duration", time.Since(start))
+	return res, nil
+}
+
+// publishWaves publishes msgs (in insert order) so that per aggregate each
+// message is sent only after the previous one was acked: wave k holds the
+// k-th message of every aggregate in the batch. When a message fails, the
+// later messages of its aggregate are held back (errHeldBack).
+func (r *Relay) publishWaves(ctx context.Context, msgs []*Message) []error {
+	type aggregate struct{ typ, id string }
+	errs := make([]error, len(msgs))
+	count := make(map[aggregate]int, len(msgs))
+	var waves [][]int
+	for i, m := range msgs {
+		k := aggregate{m.AggregateType, m.AggregateID}
+		w := count[k]
+		count[k] = w + 1
+		if w == len(waves) {
+			waves = append(waves, nil)
+		}
+		waves[w] = append(waves[w], i)
+	}
+	failed := map[aggregate]bool{}
+	wave := make([]*Message, 0, len(waves[0]))
+	idx := make([]int, 0, len(waves[0]))
+	for _, w := range waves {
+		wave, idx = wave[:0], idx[:0]
+		for _, i := range w {
+			m := msgs[i]
+			if failed[aggregate{m.AggregateType, m.AggregateID}] {
+				errs[i] = errHeldBack
+				continue
+			}
+			if m.decodeErr != nil {
+				errs[i] = m.decodeErr
+				failed[aggregate{m.AggregateType, m.AggregateID}] = true
+				continue
+			}
+			wave = append(wave, m)
+			idx = append(idx, i)
+		}
+		if len(wave) == 0 {
+			continue
+		}
+		wctx, cancel := context.WithTimeout(ctx, r.opts.PublishTimeout)
+		res := r.pub.Publish(wctx, wave)
+		cancel()
+		for j, i := range idx {
+			var e error
+			if j < len(res) {
+				e = res[j]
+			} else {
+				e = errors.New("publisher returned fewer results than messages")
+			}
+			errs[i] = e
+			if e != nil {
+				failed[aggregate{msgs[i].AggregateType, msgs[i].AggregateID}] = true
+			}
+		}
+		if ctx.Err() != nil {
+			return fillErrors(errs, ctx.Err())
+		}
+	}
+	return errs
+}
+
+func (r *Relay) setOwned(shard int, held bool) {
+	if r.owned[shard].Swap(held) != held {
+		if held {
+			r.log.Info("outbox relay lock acquired", "shard", shard, "shards", r.opts.Shards)
+		} else {
+			r.log.Info("outbox relay lock held by another relay", "shard", shard, "shards", r.opts.Shards)
+		}
+	}
+	n := 0
+	for i := range r.owned {
+		if r.owned[i].Load() {
+			n++
+		}
+	}
+	r.m.ShardsOwned.Set(float64(n))
+	if r.opts.Shards == 1 {
+		r.m.Leader.Set(float64(n))
+	}
+}
+
+func (r *Relay) cleanupLoop(ctx context.Context) {
+	t := time.NewTicker(r.opts.CleanupEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		res, err := r.store.cleanup(ctx, r.opts.Cleanup, r.log)
+		r.m.CleanedUp.WithLabelValues("outbox").Add(float64(res.OutboxDeleted))
+		r.m.CleanedUp.WithLabelValues("inbox").Add(float64(res.InboxDeleted))
+		if err != nil && ctx.Err() == nil {
+			r.log.Warn("scheduled outbox cleanup failed", "err", err)
+			continue
+		}
+		r.log.Info("scheduled outbox cleanup", "outbox_deleted", res.OutboxDeleted, "inbox_deleted", res.InboxDeleted)
+	}
+}
+
+// backoff returns the delay before retry number attempt (1-based):
+// base·2^(attempt-1) capped at max, half of it random (jitter), so relays
+// and messages that failed together do not retry together.
+func backoff(base, max time.Duration, attempt int) time.Duration {
+	d := max
+	if attempt < 1 {
+		attempt = 1
+	}
+	if attempt <= 32 {
+		if v := base << (attempt - 1); v > 0 && v < max {
+			d = v
+		}
+	}
+	half := d / 2
+	return half + rand.N(half+1)
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+func errText(err error) string {
+	s := err.Error()
+	if len(s) > 2000 {
+		s = s[:2000]
+	}
+	return strings.ToValidUTF8(s, "?")
+}
+
+func firstError(errs []error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// failpoint is the OUTBOX_RELAY_FAILPOINT test hook; nil when unset.
+type failpoint struct {
+	action string // pause | exit
+	at     int64  // trigger on this batch that published something
+	seen   atomic.Int64
+}
+
+func parseFailpoint(s string) (*failpoint, error) {
+	if s == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 || parts[0] != "after-publish" || (parts[1] != "pause" && parts[1] != "exit") {
+		return nil, fmt.Errorf("failpoint %q: want after-publish:pause or after-publish:exit, optionally :N", s)
+	}
+	fp := &failpoint{action: parts[1], at: 1}
+	if len(parts) == 3 {
+		n, err := strconv.ParseInt(parts[2], 10, 64)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("failpoint %q: batch number must be a positive integer", s)
+		}
+		fp.at = n
+	}
+	return fp, nil
+}
+
+// reached runs after the broker acked a batch and before it is marked.
+func (f *failpoint) reached(log *slog.Logger, published int) {
+	if f.seen.Add(1) != f.at {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "outbox-relay: failpoint after-publish reached: %d messages acked, not marked (pid %d, action %s)\n", published, os.Getpid(), f.action)
+	log.Error("failpoint after-publish reached", "published", published, "action", f.action)
+	if f.action == "exit" {
+		os.Exit(3)
+	}
+	for {
+		time.Sleep(time.Hour) // paused until the test kills the process
+	}
+}

@@ -1,0 +1,376 @@
+package outboxrelay
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// NotifyChannel is the channel the outbox insert trigger NOTIFYs.
+const NotifyChannel = "outbox"
+
+// defaultNotify is "off" when the migration was generated without the NOTIFY
+// trigger: then there is nothing to listen for.
+const defaultNotify = "auto"
+
+// Open connects to PostgreSQL (a URL or key=value DSN) with a pool of at most
+// maxConns connections (0: the pgx default).
+func Open(ctx context.Context, url string, maxConns int) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("parse database URL: %w", err)
+	}
+	if maxConns > 0 {
+		cfg.MaxConns = int32(maxConns)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	return &DB{s: &pgStore{pool: pool, ownPool: true}}, nil
+}
+
+// FromPool uses an existing pgx pool (not closed by DB.Close).
+func FromPool(pool *pgxpool.Pool) *DB { return &DB{s: &pgStore{pool: pool}} }
+
+type pgStore struct {
+	pool    *pgxpool.Pool
+	ownPool bool
+}
+
+func (s *pgStore) close() {
+	if s.ownPool {
+		s.pool.Close()
+	}
+}
+
+func (s *pgStore) ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+
+// The claim only runs when the shard lock is held: the lock is an InitPlan
+// (evaluated once, before any row is read or locked). A row is claimable
+// when no earlier row of its aggregate is waiting for a retry (or is dead,
+// in block mode): that keeps per-aggregate order across batches and relays.
+// That lookup is cheap with the partial index
+//
+//	(outbox (aggregate_type, aggregate_id, seq) WHERE published_at IS NULL AND next_attempt_at IS NOT NULL).
+const (
+	pgLockSQL  = `SELECT pg_try_advisory_xact_lock($1::int4, $2::int4)`
+	pgClaimSQL = `SELECT o.seq, o.id::text, o.aggregate_type, o.aggregate_id, o.event_type, o.payload, o.headers, o.attempts, o.created_at
+FROM outbox o
+WHERE (SELECT pg_try_advisory_xact_lock($1::int4, $2::int4))
+  AND o.published_at IS NULL AND o.dead_at IS NULL
+  AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= now())
+  AND ($3::int4 = 1 OR (hashtextextended(o.aggregate_id, 0) & 2147483647) % $3::int4 = $2::int4)
+  AND NOT EXISTS (
+    SELECT 1 FROM outbox b
+    WHERE b.published_at IS NULL AND b.next_attempt_at IS NOT NULL
+      AND b.aggregate_type = o.aggregate_type AND b.aggregate_id = o.aggregate_id AND b.seq < o.seq
+      AND (b.next_attempt_at > now() OR (b.dead_at IS NOT NULL AND $5::bool)))
+ORDER BY o.seq
+LIMIT $4
+FOR UPDATE OF o SKIP LOCKED`
+	pgMarkSQL = `UPDATE outbox SET published_at = now(), next_attempt_at = NULL WHERE seq = ANY($1::int8[])`
+	pgFailSQL = `UPDATE outbox o SET
+  attempts = o.attempts + CASE WHEN f.burn THEN 1 ELSE 0 END,
+  last_error = f.err,
+  next_attempt_at = now() + f.delay_us * interval '1 microsecond',
+  dead_at = CASE WHEN f.dead THEN now() END
+FROM unnest($1::int8[], $2::bool[], $3::bool[], $4::int8[], $5::text[]) AS f(seq, burn, dead, delay_us, err)
+WHERE o.seq = f.seq`
+)
+
+func (s *pgStore) claim(ctx context.Context, shard, shards, limit int, blockOnDead bool) (batchTx, []*Message, bool, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("acquire connection: %w", err)
+	}
+	tx := &pgBatch{conn: conn}
+	// One round trip: BEGIN, the shard lock, the claim.
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue(pgLockSQL, lockClass, int32(shard))
+	b.Queue(pgClaimSQL, lockClass, int32(shard), int32(shards), limit, blockOnDead)
+	br := conn.SendBatch(ctx, b)
+	msgs, held, err := readClaim(br)
+	if cerr := br.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		tx.rollback()
+		return nil, nil, false, err
+	}
+	held = held || len(msgs) > 0
+	if !held || len(msgs) == 0 {
+		tx.rollback() // releases the lock at once
+		return nil, nil, held, nil
+	}
+	return tx, msgs, true, nil
+}
+
+func readClaim(br pgx.BatchResults) ([]*Message, bool, error) {
+	if _, err := br.Exec(); err != nil {
+		return nil, false, fmt.Errorf("begin: %w", err)
+	}
+	var held bool
+	if err := br.QueryRow().Scan(&held); err != nil {
+		return nil, false, fmt.Errorf("relay lock: %w", err)
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return nil, held, fmt.Errorf("claim rows: %w", err)
+	}
+	defer rows.Close()
+	var msgs []*Message
+	var payload, headers []byte
+	for rows.Next() {
+		m := &Message{}
+		if err := rows.Scan(&m.Seq, &m.ID, &m.AggregateType, &m.AggregateID, &m.EventType, &payload, &headers, &m.Attempts, &m.CreatedAt); err != nil {
+			return nil, held, fmt.Errorf("scan claimed row: %w", err)
+		}
+		// Scan reuses its buffers: keep copies.
+		// A row that cannot be decoded is not published; it counts as rejected.
+		m.decodeErr = decodeRow(m, append([]byte(nil), payload...), headers)
+		msgs = append(msgs, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, held, fmt.Errorf("claim rows: %w", err)
+	}
+	return msgs, held, nil
+}
+
+// pgBatch is an open batch transaction on one pooled connection.
+type pgBatch struct {
+	conn *pgxpool.Conn
+}
+
+func (t *pgBatch) complete(ctx context.Context, published []int64, failures []failure) error {
+	b := &pgx.Batch{}
+	if len(published) > 0 {
+		b.Queue(pgMarkSQL, published)
+	}
+	if len(failures) > 0 {
+		seqs := make([]int64, len(failures))
+		burn := make([]bool, len(failures))
+		dead := make([]bool, len(failures))
+		delay := make([]int64, len(failures))
+		errs := make([]string, len(failures))
+		for i, f := range failures {
+			seqs[i], burn[i], dead[i], delay[i], errs[i] = f.seq, f.burn, f.dead, f.delay.Microseconds(), f.err
+		}
+		b.Queue(pgFailSQL, seqs, burn, dead, delay, errs)
+	}
+	b.Queue("COMMIT")
+	// Mark, record failures and commit in one round trip.
+	br := t.conn.SendBatch(ctx, b)
+	var err error
+	for i := 0; i < b.Len() && err == nil; i++ {
+		var tag pgconn.CommandTag
+		tag, err = br.Exec()
+		if err == nil && i == b.Len()-1 && tag.String() != "COMMIT" {
+			err = fmt.Errorf("commit: transaction ended with %s", tag)
+		}
+	}
+	if cerr := br.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		t.rollback()
+		return err
+	}
+	t.conn.Release()
+	t.conn = nil
+	return nil
+}
+
+func (t *pgBatch) rollback() {
+	if t.conn == nil {
+		return
+	}
+	if t.conn.Conn().PgConn().TxStatus() != 'I' {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// On failure the pool discards the connection; the server then rolls back.
+		_, _ = t.conn.Exec(ctx, "ROLLBACK")
+		cancel()
+	}
+	t.conn.Release()
+	t.conn = nil
+}
+
+func (s *pgStore) listen(ctx context.Context, wake func(), selfTest time.Duration, log *slog.Logger) bool {
+	conn, err := s.listenConn(ctx)
+	if err != nil {
+		log.Warn("LISTEN failed; polling instead", "channel", NotifyChannel, "err", err)
+		return false
+	}
+	// Self-test: NOTIFY through the pool and wait for it on the LISTEN
+	// connection. A transaction-mode pooler accepts LISTEN and never
+	// delivers; then polling is all that works.
+	token := make([]byte, 8)
+	_, _ = rand.Read(token)
+	payload := "outboxify-selftest:" + hex.EncodeToString(token)
+	if _, err := s.pool.Exec(ctx, "SELECT pg_notify($1, $2)", NotifyChannel, payload); err != nil {
+		log.Warn("NOTIFY self-test could not send; polling instead", "err", err)
+		_ = conn.Close(context.Background())
+		return false
+	}
+	tctx, cancel := context.WithTimeout(ctx, selfTest)
+	defer cancel()
+	for {
+		n, err := conn.WaitForNotification(tctx)
+		if err != nil {
+			log.Warn("NOTIFY self-test failed: the relay's own notification did not arrive (is a transaction-mode pooler such as PgBouncer between the relay and PostgreSQL?); polling instead",
+				"channel", NotifyChannel, "waited", selfTest, "err", err)
+			_ = conn.Close(context.Background())
+			return false
+		}
+		if n.Payload == payload {
+			break
+		}
+	}
+	log.Info("LISTEN/NOTIFY self-test passed", "channel", NotifyChannel)
+	go s.listenLoop(ctx, conn, wake, log)
+	return true
+}
+
+func (s *pgStore) listenConn(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{NotifyChannel}.Sanitize()); err != nil {
+		_ = conn.Close(context.Background())
+		return nil, err
+	}
+	return conn, nil
+}
+
+// listenLoop wakes the relay on every notification and reconnects when the
+// LISTEN connection drops (polling covers the gap).
+func (s *pgStore) listenLoop(ctx context.Context, conn *pgx.Conn, wake func(), log *slog.Logger) {
+	defer func() {
+		if conn != nil {
+			_ = conn.Close(context.Background())
+		}
+	}()
+	for attempt := 1; ; {
+		if conn == nil {
+			var err error
+			if conn, err = s.listenConn(ctx); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				d := backoff(time.Second, 30*time.Second, attempt)
+				attempt++
+				log.Warn("LISTEN reconnect failed; polling meanwhile", "err", err, "retry_in", d)
+				sleep(ctx, d)
+				continue
+			}
+			attempt = 1
+			log.Info("LISTEN connection restored", "channel", NotifyChannel)
+			wake() // notifications may have been missed
+		}
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			log.Warn("LISTEN connection lost; polling until it is back", "err", err)
+			_ = conn.Close(context.Background())
+			conn = nil
+			wake()
+			continue
+		}
+		wake()
+	}
+}
+
+const pgStatsSQL = `SELECT count(*) FILTER (WHERE dead_at IS NULL),
+  count(*) FILTER (WHERE dead_at IS NULL AND next_attempt_at IS NOT NULL),
+  count(*) FILTER (WHERE dead_at IS NOT NULL),
+  COALESCE(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE dead_at IS NULL)), 0)::float8
+FROM outbox WHERE published_at IS NULL`
+
+func (s *pgStore) stats(ctx context.Context) (Stats, error) {
+	var st Stats
+	var age float64
+	err := s.pool.QueryRow(ctx, pgStatsSQL).Scan(&st.Pending, &st.Retrying, &st.DeadLetters, &age)
+	st.OldestPendingAge = time.Duration(age * float64(time.Second))
+	return st, err
+}
+
+// Cleanup deletes by primary key, BatchSize rows per statement (short
+// transactions), the rows published before the cutoff, oldest first (the
+// migration's partial index on published_at finds them), then inbox rows
+// received before the inbox cutoff (index on received_at).
+const pgCleanupSQL = `WITH d AS (
+  DELETE FROM outbox WHERE id IN (
+    SELECT id FROM outbox WHERE published_at < now() - $1 * interval '1 microsecond' ORDER BY published_at LIMIT $2)
+    AND published_at < now() - $1 * interval '1 microsecond' -- rechecked on rows a replay changed meanwhile
+  RETURNING 1)
+SELECT count(*) FROM d`
+
+func (s *pgStore) cleanup(ctx context.Context, o CleanupOptions, log *slog.Logger) (CleanupResult, error) {
+	o = o.withDefaults()
+	var res CleanupResult
+	for {
+		var n int64
+		if err := s.pool.QueryRow(ctx, pgCleanupSQL, o.Retention.Microseconds(), o.BatchSize).Scan(&n); err != nil {
+			return res, fmt.Errorf("delete published outbox rows: %w", err)
+		}
+		res.OutboxDeleted += n
+		if n < int64(o.BatchSize) {
+			break
+		}
+	}
+	if o.InboxRetention < 0 {
+		return res, nil
+	}
+	var exists bool
+	if err := s.pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, o.InboxTable).Scan(&exists); err != nil {
+		return res, fmt.Errorf("look for inbox table %s: %w", o.InboxTable, err)
+	}
+	if !exists {
+		if log != nil {
+			log.Info("no inbox table; inbox pruning skipped", "table", o.InboxTable)
+		}
+		return res, nil
+	}
+	inbox := pgx.Identifier{o.InboxTable}.Sanitize()
+	prune := `WITH d AS (
+  DELETE FROM ` + inbox + ` WHERE (consumer, message_id) IN (
+    SELECT consumer, message_id FROM ` + inbox + ` WHERE received_at < now() - $1 * interval '1 microsecond' ORDER BY received_at LIMIT $2)
+    AND received_at < now() - $1 * interval '1 microsecond'
+  RETURNING 1)
+SELECT count(*) FROM d`
+	for {
+		var n int64
+		if err := s.pool.QueryRow(ctx, prune, o.InboxRetention.Microseconds(), o.BatchSize).Scan(&n); err != nil {
+			return res, fmt.Errorf("prune inbox %s: %w", o.InboxTable, err)
+		}
+		res.InboxDeleted += n
+		if n < int64(o.BatchSize) {
+			return res, nil
+		}
+	}
+}
+
+func (s *pgStore) replay(ctx context.Context, f ReplayFilter, apply bool) (int64, error) {
+	where, args := f.where(sqlDialect{
+		ph:    func(n int) string { return fmt.Sprintf("$%d", n) },
+		ts:    func(ph string) string { return ph + "::timestamptz" },
+		tsArg: func(t time.Time) any { return t },
+	})
+	if !apply {
+		var n int64
+		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE `+where, args...).Scan(&n)
+		return n, err
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE outbox SET published_at = NULL, dead_at = NULL, attempts = 0, last_error = NULL, next_attempt_at = NULL WHERE `+where, args...)
+	return tag.RowsAffected(), err
+}
