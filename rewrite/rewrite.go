@@ -117,6 +117,16 @@ func (r *Result) Drop(f *FileEdit, reason string) {
 	}
 }
 
+// UnmovedLines makes manual findings point at their lines in the files as
+// they are on disk before writing (for --diff, which writes nothing).
+func (r *Result) UnmovedLines() {
+	for i := range r.Manual {
+		if m := &r.Manual[i]; m.origLine != 0 {
+			m.Line, m.origLine = m.origLine, 0
+		}
+	}
+}
+
 func (r *Result) manual(f dualwrite.Finding, reason, advice string) {
 	if advice == "" {
 		advice = adviceFor(f)

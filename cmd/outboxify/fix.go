@@ -178,6 +178,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	}
 
 	if p.diff {
+		res.UnmovedLines() // nothing is written: lines as they are on disk
 		if err := rewrite.Diff(stdout, prog.Dir, res); err != nil {
 			return withCode(exitError, err)
 		}
