@@ -24,6 +24,15 @@
 // the same transaction. _test.go files are skipped unless Options.Tests or
 // -tests is set.
 //
+// Beyond the catalog, a method returning database/sql.Result or a
+// pgconn.CommandTag is a write (go-zero, home-made wrappers, sqlc's DBTX),
+// and so is a method named like a query (Exec, QueryRow, ...) whose constant
+// SQL is DML (sqlc on pgx). Closures run by a call are part of the caller
+// (retry helpers make them OBX005 candidates, errgroup-style Go methods run
+// them in a goroutine); closures and method values registered with an
+// in-process dispatcher (Register, Subscribe, On, Handle...) make the
+// dispatcher's methods that call function values publishers.
+//
 // Suppression: `//outboxify:ignore [RULE] reason` on the publish's line, the
 // line above it, or in the doc comment of its function.
 //
