@@ -328,13 +328,22 @@ func fixFile(res *Result, locs []*located, opts Options) error {
 		strat string
 	}
 	var applied []done
-	for _, l := range locs {
-		p, why, advice := fr.plan(l)
+	for i, l := range locs {
+		p, why, advice := safePlan(fr, l)
 		if why != "" {
 			res.manual(l.f, why, advice)
 			continue
 		}
-		p.apply()
+		if err := safeApply(p); err != nil {
+			// The tree may be half edited: leave the whole file alone.
+			for _, d := range applied {
+				res.manual(d.loc.f, "internal error while rewriting this file ("+err.Error()+"); left unchanged", "")
+			}
+			for _, rest := range locs[i:] {
+				res.manual(rest.f, "internal error while rewriting this file ("+err.Error()+"); left unchanged", "")
+			}
+			return nil
+		}
 		applied = append(applied, done{l, p.inserts, p.strategy})
 	}
 	if len(applied) == 0 {
@@ -446,6 +455,27 @@ func fixFile(res *Result, locs []*located, opts Options) error {
 		})
 	}
 	res.Files = append(res.Files, edit)
+	return nil
+}
+
+// safePlan turns a bug met while planning into a manual finding rather
+// than a crash of the whole run.
+func safePlan(fr *fileRewriter, l *located) (p *plan, why, advice string) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, why, advice = nil, fmt.Sprintf("internal error while planning the rewrite (%v); left unchanged", r), ""
+		}
+	}()
+	return fr.plan(l)
+}
+
+func safeApply(p *plan) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	p.apply()
 	return nil
 }
 
