@@ -50,6 +50,7 @@ func TestGeneratedGoCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
+	t.Parallel()
 	const mod = "example.com/gen"
 	files := map[string][]byte{}
 	for _, c := range compileCombos() {

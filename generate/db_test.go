@@ -215,6 +215,8 @@ func TestWriterAndInboxAgainstDatabases(t *testing.T) {
 		}
 		combos = append(combos, combo{db, "database/sql", "debezium"})
 	}
+	t.Parallel()
+	var env []string
 	tmplText, err := os.ReadFile("testdata/dbtest.go.tmpl")
 	if err != nil {
 		t.Fatal(err)
@@ -237,19 +239,25 @@ func TestWriterAndInboxAgainstDatabases(t *testing.T) {
 		for _, f := range rendered {
 			files[name+"/"+f.Path] = f.Content
 		}
-		env := "OUTBOXIFY_DBTEST_" + strings.ToUpper(name)
-		t.Setenv(env, dsn)
+		envVar := "OUTBOXIFY_DBTEST_" + strings.ToUpper(name)
+		env = append(env, envVar+"="+dsn)
 		var b bytes.Buffer
 		if err := tmpl.Execute(&b, map[string]string{"DB": c.db, "Driver": c.driver, "Relay": c.relay, "Module": cfg.Module,
-			"EnvVar": env, "Table": "outbox", "InboxTable": "inbox"}); err != nil {
+			"EnvVar": envVar, "Table": "outbox", "InboxTable": "inbox"}); err != nil {
 			t.Fatal(err)
 		}
 		files[name+"/dbtest/db_test.go"] = b.Bytes()
 	}
-	dir := testmod.New(t, mod, files)
+	goTest(t, testmod.New(t, mod, files), env, "generated writer/inbox tests")
+}
+
+// goTest runs go test over a temporary module with env added, logs each
+// test's result lines and fails with the whole output on failure.
+func goTest(t *testing.T, dir string, env []string, what string) {
+	t.Helper()
 	cmd := exec.Command("go", "test", "-count=1", "-v", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = append(append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"), env...)
 	out, err := cmd.CombinedOutput()
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.Contains(line, "_test.go:") || strings.HasPrefix(line, "ok") || strings.HasPrefix(line, "FAIL") || strings.HasPrefix(line, "---") {
@@ -257,7 +265,7 @@ func TestWriterAndInboxAgainstDatabases(t *testing.T) {
 		}
 	}
 	if err != nil {
-		t.Fatalf("generated writer/inbox tests failed: %v\n%s", err, out)
+		t.Fatalf("%s failed: %v\n%s", what, err, out)
 	}
 }
 
@@ -269,9 +277,12 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
-	t.Setenv("OUTBOXIFY_NATS_URL", testenv.Require(t, testenv.NATS))
-	t.Setenv("OUTBOXIFY_AMQP_URL", testenv.Require(t, testenv.RabbitMQ))
-	t.Setenv("OUTBOXIFY_REDIS_ADDR", testenv.Require(t, testenv.Redis))
+	t.Parallel()
+	env := []string{
+		"OUTBOXIFY_NATS_URL=" + testenv.Require(t, testenv.NATS),
+		"OUTBOXIFY_AMQP_URL=" + testenv.Require(t, testenv.RabbitMQ),
+		"OUTBOXIFY_REDIS_ADDR=" + testenv.Require(t, testenv.Redis),
+	}
 	tmplText, err := os.ReadFile("testdata/brokertest.go.tmpl")
 	if err != nil {
 		t.Fatal(err)
@@ -293,25 +304,13 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 		for _, f := range rendered {
 			files[name+"/"+f.Path] = f.Content
 		}
-		env := "OUTBOXIFY_BROKERTEST_" + strings.ToUpper(name)
-		t.Setenv(env, dsn)
+		envVar := "OUTBOXIFY_BROKERTEST_" + strings.ToUpper(name)
+		env = append(env, envVar+"="+dsn)
 		var b bytes.Buffer
-		if err := tmpl.Execute(&b, map[string]string{"Broker": broker, "Module": cfg.Module, "EnvVar": env}); err != nil {
+		if err := tmpl.Execute(&b, map[string]string{"Broker": broker, "Module": cfg.Module, "EnvVar": envVar}); err != nil {
 			t.Fatal(err)
 		}
 		files[name+"/brokertest/broker_test.go"] = b.Bytes()
 	}
-	dir := testmod.New(t, mod, files)
-	cmd := exec.Command("go", "test", "-count=1", "-v", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
-	out, err := cmd.CombinedOutput()
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, "_test.go:") || strings.HasPrefix(line, "ok") || strings.HasPrefix(line, "FAIL") || strings.HasPrefix(line, "---") {
-			t.Log(line)
-		}
-	}
-	if err != nil {
-		t.Fatalf("generated consumer glue tests failed: %v\n%s", err, out)
-	}
+	goTest(t, testmod.New(t, mod, files), env, "generated consumer glue tests")
 }
