@@ -208,7 +208,54 @@ func (fr *fileRewriter) analyzeUnit(l *located) (*unit, string) {
 		return nil, "the publish sends no message"
 	}
 	u.msgs = msgs
+	// A broker handle made locally only for this publish goes too
+	// (w := &kafka.Writer{...}; w.WriteMessages(...)): left alone it would
+	// be an unused variable.
+	if sel, ok := ast.Unparen(u.call.Fun).(*ast.SelectorExpr); ok {
+		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+			if def := fr.onlyUseDef(body, id); def != nil {
+				u.x.removable = append(u.x.removable, def)
+			}
+		}
+	}
 	return u, ""
+}
+
+// onlyUseDef returns the `v := <literal>` statement declaring the local
+// variable id refers to, when id is its only use and the value has no side
+// effects (a composite literal, or its address).
+func (fr *fileRewriter) onlyUseDef(body *ast.BlockStmt, id *ast.Ident) ast.Stmt {
+	obj, ok := fr.info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	var def ast.Stmt
+	uses := 0
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE && len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if l, ok := n.Lhs[0].(*ast.Ident); ok && fr.info.Defs[l] == obj {
+					v := ast.Unparen(n.Rhs[0])
+					if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+						v = u.X
+					}
+					if _, ok := v.(*ast.CompositeLit); ok {
+						def = n
+					}
+				}
+			}
+		case *ast.Ident:
+			if fr.info.Uses[n] == obj {
+				uses++
+			}
+		}
+		return true
+	})
+	if uses != 1 || def == nil {
+		return nil
+	}
+	return def
 }
 
 // resultUse checks the publish's assigned results: only its error may be

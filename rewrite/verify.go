@@ -82,6 +82,7 @@ func Verify(res *Result, base packages.Config, extra map[string][]byte) error {
 				if os.Getenv("OUTBOXIFY_DEBUG_REWRITE") != "" {
 					fmt.Fprintf(os.Stderr, "=== %s does not compile: %s\n%s\n", f.Path, msg, f.After)
 				}
+				msg = strings.Join(strings.Fields(msg), " ")
 				res.Drop(f, "the rewritten file would not compile ("+msg+"); left unchanged")
 				dropped = true
 			}
