@@ -445,3 +445,19 @@ func TestShardsWithNegativeHashKeys(t *testing.T) {
 		checkOrder(t, got)
 	})
 }
+
+// TestScheduledCleanup: run --cleanup-every deletes old published rows while
+// relaying.
+func TestScheduledCleanup(t *testing.T) {
+	c := get(t, "pg_jetstream")
+	d := openDB(t, "postgres")
+	e := newJetStream(t)
+	rows := d.insert(t, sequence(e.prefix+".c", aggregates("c", 2), 6)...)
+	d.exec(t, `UPDATE outbox SET published_at = now() - INTERVAL '2' DAY WHERE id = $1 OR id = $2`, rows[0].ID, rows[1].ID)
+	r := startRelay(t, c, fastFlags(d, "--broker-url", e.url, "--cleanup-every", "100ms", "--retention", "24h", "--log-level", "info")...)
+	eventually(t, 20*time.Second, "old published rows deleted", func() bool { return d.count(t, "1=1") == 4 })
+	eventually(t, 20*time.Second, "the rest published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+	if !strings.Contains(r.out.String(), "scheduled outbox cleanup") {
+		t.Fatalf("no cleanup log line:\n%s", r.out.String())
+	}
+}
