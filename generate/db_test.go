@@ -269,9 +269,9 @@ func goTest(t *testing.T, dir string, env []string, what string) {
 	}
 }
 
-// TestConsumerGlueAgainstBrokers renders the inbox for four brokers and runs
+// TestConsumerGlueAgainstBrokers renders the inbox for five brokers and runs
 // testdata/brokertest.go.tmpl against the machine's NATS JetStream, RabbitMQ
-// and Redis, and Kafka in-process (kfake), each with its own PostgreSQL
+// and Redis, Kafka in-process (kfake) and Pub/Sub (pstest), each with its own PostgreSQL
 // database, in one go test over one temporary module.
 func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	if testing.Short() {
@@ -290,7 +290,7 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	tmpl := template.Must(template.New("brokertest").Delims("[[", "]]").Parse(string(tmplText)))
 	const mod = "example.com/brokertest"
 	files := map[string][]byte{}
-	for _, broker := range []string{"jetstream", "amqp091", "redis", "franz-go"} {
+	for _, broker := range []string{"jetstream", "amqp091", "redis", "franz-go", "pubsub"} {
 		name := strings.ReplaceAll(broker, "-", "")
 		cfg := templates.Config{Module: mod + "/" + name, DB: "postgres", Driver: "database/sql", Broker: broker}
 		conn, dsn, closeConn := openDB(t, "postgres")
