@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/outboxify/outboxify/internal/testenv"
 )
@@ -129,6 +132,8 @@ func (s *natsServer) start() {
 	})
 }
 
+func (s *natsServer) startAgain() { s.start() }
+
 // stop stops the server (SIGTERM, like a broker restart).
 func (s *natsServer) stop() {
 	_ = s.proc.cmd.Process.Signal(syscall.SIGTERM)
@@ -142,10 +147,12 @@ func (s *natsServer) stop() {
 // kafkaCluster is an in-process kfake cluster on a loopback port, reachable
 // by the relay and consumer processes.
 type kafkaCluster struct {
-	t     *testing.T
-	port  int
-	c     *kfake.Cluster
-	topic string
+	t        *testing.T
+	port     int
+	c        *kfake.Cluster
+	topic    string
+	maxBytes int32
+	down     atomic.Bool // while set, every request's connection is closed
 }
 
 func newKafka(t *testing.T) *kafkaCluster {
@@ -166,17 +173,40 @@ func (k *kafkaCluster) start() {
 	if k.topic != "" {
 		opts = append(opts, kfake.SeedTopics(4, k.topic))
 	}
+	if k.maxBytes > 0 {
+		opts = append(opts, kfake.BrokerConfigs(map[string]string{"message.max.bytes": strconv.Itoa(int(k.maxBytes))}))
+	}
 	c, err := kfake.NewCluster(opts...)
 	if err != nil {
 		k.t.Fatalf("start kfake: %v", err)
 	}
+	// The outage switch: while down, the cluster closes the connection of
+	// every request (the data stays, as on a broker that restarts).
+	c.Control(func(kmsg.Request) (kmsg.Response, error, bool) {
+		if !k.down.Load() {
+			return nil, nil, false
+		}
+		c.KeepControl()
+		return nil, errors.New("e2e: broker down"), true
+	})
 	k.c = c
 }
+
+// stop makes the cluster unreachable; start brings it back.
+func (k *kafkaCluster) stop()       { k.down.Store(true) }
+func (k *kafkaCluster) startAgain() { k.down.Store(false) }
 
 func (k *kafkaCluster) url() string { return "127.0.0.1:" + strconv.Itoa(k.port) }
 
 func (k *kafkaCluster) prepare(t *testing.T, typ string, o destOptions) {
-	k.topic = typ
+	k.topic, k.maxBytes = typ, o.maxMsgSize
 	k.c.Close()
 	k.start()
+}
+
+// outageBroker is a broker a test can take away and bring back.
+type outageBroker interface {
+	brokerEnv
+	stop()
+	startAgain()
 }
