@@ -85,3 +85,22 @@ func TestParseKey(t *testing.T) {
 		}
 	}
 }
+
+// TestPullConsumers: the pull-style consumer entry points (the handler is
+// the code after the call) are Consume rows without a callback argument.
+func TestPullConsumers(t *testing.T) {
+	for _, name := range []string{
+		"(*github.com/segmentio/kafka-go.Reader).FetchMessage",
+		"(*github.com/segmentio/kafka-go.Reader).ReadMessage",
+		"(*github.com/nats-io/nats.go.Subscription).Fetch",
+		"(*github.com/nats-io/nats.go.Subscription).NextMsg",
+		"(*github.com/rabbitmq/amqp091-go.Channel).Consume",
+		"(*github.com/rabbitmq/amqp091-go.Channel).ConsumeWithContext",
+		"(*github.com/streadway/amqp.Channel).Consume",
+	} {
+		e, ok := Default().Lookup(name)
+		if !ok || e.Kind != Consume || e.Func != NoArg {
+			t.Errorf("%s: want a Consume row without a callback, got %+v (found %v)", name, e, ok)
+		}
+	}
+}

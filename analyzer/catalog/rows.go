@@ -251,6 +251,7 @@ var rows = func() []Entry {
 		publish("jetstream", m(jetstream+".Publisher", "PublishAsync"), Message{Topic: "0", Value: "1"}),
 		publish("jetstream", m(jetstream+".Publisher", "PublishMsgAsync"), Message{Topic: "0.Subject", Value: "0.Data", Headers: "0.Header"}),
 		consume("nats", p(nats+".Conn", "Subscribe"), 1), consume("nats", p(nats+".Conn", "QueueSubscribe"), 2),
+		consume("nats", p(nats+".Subscription", "Fetch"), NoArg), consume("nats", p(nats+".Subscription", "NextMsg"), NoArg),
 		consume("jetstream", m(nats+".JetStream", "Subscribe"), 1), consume("jetstream", m(nats+".JetStream", "QueueSubscribe"), 2),
 		consume("jetstream", m(jetstream+".Consumer", "Consume"), 0), consume("jetstream", m(jetstream+".Consumer", "Fetch"), NoArg),
 		consume("jetstream", m(jetstream+".Consumer", "Messages"), NoArg))
@@ -261,7 +262,8 @@ var rows = func() []Entry {
 			consume("amqp", p(a+".Channel", "Consume"), NoArg))
 	}
 	ctxPub := Message{Exchange: "1", RoutingKey: "2", Value: "5.Body", Headers: "5.Headers", EventType: "5.Type"}
-	add(publish("amqp", p(amqp091+".Channel", "PublishWithContext"), ctxPub),
+	add(consume("amqp", p(amqp091+".Channel", "ConsumeWithContext"), NoArg),
+		publish("amqp", p(amqp091+".Channel", "PublishWithContext"), ctxPub),
 		publish("amqp", p(amqp091+".Channel", "PublishWithDeferredConfirmWithContext"), ctxPub),
 		publish("amqp", p(amqp091+".Channel", "PublishWithDeferredConfirm"), Message{Exchange: "0", RoutingKey: "1", Value: "4.Body", Headers: "4.Headers", EventType: "4.Type"}))
 

@@ -28,16 +28,6 @@ type entryPoint struct {
 	Arg   int
 }
 
-// missingConsumeRows are consumer entry points the shared catalog does not
-// list (yet); the catalog wins when it gains them.
-var missingConsumeRows = map[string]entryPoint{
-	"(*github.com/segmentio/kafka-go.Reader).FetchMessage":         {Shape: shapePull},
-	"(*github.com/segmentio/kafka-go.Reader).ReadMessage":          {Shape: shapePull},
-	"(*github.com/nats-io/nats.go.Subscription).Fetch":             {Shape: shapePull},
-	"(*github.com/nats-io/nats.go.Subscription).NextMsg":           {Shape: shapePull},
-	"(*github.com/rabbitmq/amqp091-go.Channel).ConsumeWithContext": {Shape: shapePull},
-}
-
 // handlerMethods are the methods of handler types that hold the handling
 // code (sarama's ConsumerGroupHandler, asynq's Handler, watermill's
 // NoPublishHandlerFunc is a func and needs none).
@@ -48,9 +38,6 @@ var handlerMethods = []string{"ConsumeClaim", "ProcessTask", "HandleMessage", "H
 func entryPointOf(cat *catalog.Catalog, info *types.Info, call *ast.CallExpr, fn *types.Func) (entryPoint, bool) {
 	e := cat.Match(fn)
 	if e == nil || e.Kind != catalog.Consume {
-		if ep, ok := missingConsumeRows[fn.Origin().FullName()]; ok {
-			return ep, true
-		}
 		return entryPoint{}, false
 	}
 	if e.Func == catalog.NoArg {

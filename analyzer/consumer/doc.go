@@ -17,9 +17,7 @@
 //	        effect.
 //
 // Consumer entry points and DB writes come from the shared catalog
-// (analyzer/catalog: Consume rows, Write and DML Query rows), plus the few
-// consumer rows it lacks (kafka-go Reader.FetchMessage/ReadMessage, nats
-// Subscription.Fetch/NextMsg). The handler is the closure or named function passed to
+// (analyzer/catalog: Consume rows, Write and DML Query rows). The handler is the closure or named function passed to
 // the entry point (sarama: the handler type's ConsumeClaim method), or, for
 // pull APIs, the code after the call in the enclosing function. Calls from
 // the handler into functions of the same package are walked one level (so

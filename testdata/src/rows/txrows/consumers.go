@@ -54,6 +54,18 @@ func negConsumeAck(sub *pubsub.Subscription, sub2 *pubsub2.Subscriber, sg shopif
 	for d := range ds {
 		d.Ack(false)
 	}
+	cds, _ := ch.ConsumeWithContext(ctx, "orders", "", false, false, false, false, nil)
+	for d := range cds {
+		d.Ack(false)
+	}
+	nsub, _ := nc.Subscribe("orders", nil)
+	fetched, _ := nsub.Fetch(10)
+	for _, m := range fetched {
+		m.Ack()
+	}
+	if m, err := nsub.NextMsg(time.Second); err == nil {
+		m.Ack()
+	}
 	sds, _ := sch.Consume("orders", "", false, false, false, false, nil)
 	for d := range sds {
 		d.Ack(false)

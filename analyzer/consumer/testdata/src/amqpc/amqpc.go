@@ -1,6 +1,7 @@
 package amqpc
 
 import (
+	"context"
 	"database/sql"
 
 	amqp "github.com/rabbitmq/amqp091-go"
@@ -39,6 +40,15 @@ func consumeInbox(ch *amqp.Channel, db *sql.DB) error {
 func ackOnly(ch *amqp.Channel) {
 	msgs, _ := ch.Consume("pings", "", false, false, false, false, nil)
 	for d := range msgs {
+		_ = d.Ack(false)
+	}
+}
+
+// consumeWithContext: the context form is a consumer entry point too.
+func consumeWithContext(ctx context.Context, ch *amqp.Channel, db *sql.DB) {
+	msgs, _ := ch.ConsumeWithContext(ctx, "emails", "", false, false, false, false, nil) // want `writes to the database without the inbox`
+	for d := range msgs {
+		_, _ = db.Exec("INSERT INTO sent_emails (body) VALUES ($1)", d.Body)
 		_ = d.Ack(false)
 	}
 }

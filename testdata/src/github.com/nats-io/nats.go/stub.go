@@ -1,5 +1,7 @@
 package nats
 
+import "time"
+
 type Header map[string][]string
 type Msg struct {
 	Subject string
@@ -14,6 +16,10 @@ type PubOpt interface{}
 type SubOpt interface{}
 type MsgHandler func(msg *Msg)
 type Subscription struct{}
+
+func (s *Subscription) Fetch(batch int, opts ...any) ([]*Msg, error) { return nil, nil }
+func (s *Subscription) NextMsg(timeout time.Duration) (*Msg, error)  { return nil, nil }
+
 type PubAck struct{}
 type PubAckFuture interface{}
 

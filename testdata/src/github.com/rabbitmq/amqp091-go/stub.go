@@ -31,6 +31,9 @@ type Channel struct{}
 func (ch *Channel) Publish(exchange, key string, mandatory, immediate bool, msg Publishing) error {
 	return nil
 }
+func (ch *Channel) ConsumeWithContext(ctx context.Context, queue, consumer string, autoAck, exclusive, noLocal, noWait bool, args Table) (<-chan Delivery, error) {
+	return nil, nil
+}
 func (ch *Channel) Consume(queue, consumer string, autoAck, exclusive, noLocal, noWait bool, args Table) (<-chan Delivery, error) {
 	return nil, nil
 }
