@@ -244,11 +244,11 @@ func Detect(dir string) (templates.Config, Detection, error) {
 
 	cfg.Relay = "polling"
 	det.add("relay", "polling", "default (--relay debezium for Kafka Connect CDC)")
+	// Notify stays unset: its default follows the database finally chosen
+	// (a --db flag may change it), see Plan.
 	if cfg.DB == "postgres" {
-		cfg.Notify = "trigger"
 		det.add("notify", "trigger", "default (--notify off to poll only)")
 	} else {
-		cfg.Notify = "off"
 		det.add("notify", "off", "MySQL has no LISTEN/NOTIFY; the relay polls")
 	}
 	return cfg, det, nil

@@ -90,8 +90,8 @@ func Plan(dir string, cfg templates.Config, opts Options) (*Changeset, error) {
 		}
 		cfg.Migrations, _ = migrationFormat(root, mdir)
 	}
-	if cfg.DB == "mysql" && cfg.Notify == "" {
-		cfg.Notify = "off"
+	if cfg.DB == "mysql" {
+		cfg.Notify = "off" // no LISTEN/NOTIFY: the relay polls
 	}
 	mv := cfg.MigrationVersion // chosen below, not defaulted
 	cfg = cfg.WithDefaults()

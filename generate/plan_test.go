@@ -122,7 +122,7 @@ func TestDetect(t *testing.T) {
 		want  templates.Config // only the fields set are compared
 	}{
 		{"defaults", map[string]string{"go.mod": mod},
-			templates.Config{DB: "postgres", Driver: "database/sql", Broker: "nats", Migrations: "sql", MigrationsDir: "migrations", Notify: "trigger"}},
+			templates.Config{DB: "postgres", Driver: "database/sql", Broker: "nats", Migrations: "sql", MigrationsDir: "migrations"}},
 		{"pgx native, kafka-go, goose", map[string]string{
 			"go.mod":                   mod + "require (\n\tgithub.com/jackc/pgx/v5 v5.13.0\n\tgithub.com/segmentio/kafka-go v0.4.51\n)\n",
 			"main.go":                  "package main\n\nimport _ \"github.com/jackc/pgx/v5/pgxpool\"\n",
@@ -138,7 +138,7 @@ func TestDetect(t *testing.T) {
 			"go.mod":                   mod + "require (\n\tgorm.io/gorm v1.31.2\n\tgorm.io/driver/mysql v1.6.0\n\tgithub.com/rabbitmq/amqp091-go v1.17.0\n)\n",
 			"sql/000001_init.up.sql":   "CREATE TABLE a(id int);",
 			"sql/000001_init.down.sql": "DROP TABLE a;",
-		}, templates.Config{DB: "mysql", Driver: "gorm", Broker: "amqp091", Migrations: "migrate", MigrationsDir: "sql", Notify: "off"}},
+		}, templates.Config{DB: "mysql", Driver: "gorm", Broker: "amqp091", Migrations: "migrate", MigrationsDir: "sql"}},
 		{"sqlx sarama atlas", map[string]string{
 			"go.mod":    mod + "require (\n\tgithub.com/jmoiron/sqlx v1.4.0\n\tgithub.com/lib/pq v1.10.9\n\tgithub.com/IBM/sarama v1.61.1\n)\n",
 			"atlas.hcl": "env \"local\" {\n  migration {\n    dir = \"file://schema/migrations\"\n  }\n}\n",
@@ -175,7 +175,6 @@ func TestDetect(t *testing.T) {
 			check("Broker", cfg.Broker, tc.want.Broker)
 			check("Migrations", cfg.Migrations, tc.want.Migrations)
 			check("MigrationsDir", cfg.MigrationsDir, tc.want.MigrationsDir)
-			check("Notify", cfg.Notify, tc.want.Notify)
 			if cfg.Module != "example.com/svc" || !strings.Contains(det.String(), "driver:") {
 				t.Errorf("module %q, detection:\n%s", cfg.Module, det)
 			}
@@ -384,5 +383,17 @@ func TestDetectIgnoresGeneratedFiles(t *testing.T) {
 	}
 	if cfg.Driver != "database/sql" {
 		t.Fatalf("driver %s, want database/sql (generated imports ignored)\n%s", cfg.Driver, det)
+	}
+}
+
+// The NOTIFY default follows the database finally chosen: a MySQL project
+// generated with --db postgres gets the trigger.
+func TestNotifyFollowsFinalDB(t *testing.T) {
+	dir := writeTree(t, map[string]string{"go.mod": "module example.com/svc\n\ngo 1.26\n\nrequire github.com/go-sql-driver/mysql v1.10.2\n"})
+	for _, tc := range []struct{ flagDB, want string }{{"", "off"}, {"postgres", "trigger"}} {
+		cs := plan(t, dir, templates.Config{DB: tc.flagDB})
+		if cs.Config.Notify != tc.want {
+			t.Errorf("--db %q: notify %s, want %s", tc.flagDB, cs.Config.Notify, tc.want)
+		}
 	}
 }

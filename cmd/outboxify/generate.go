@@ -61,9 +61,6 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 	}
 	fmt.Fprintf(info, "detected:\n%s", det)
 	cfg = generate.Override(cfg, gen.Config())
-	if cfg.DB == "mysql" {
-		cfg.Notify = "off" // no LISTEN/NOTIFY: the relay polls
-	}
 	cs, err := generate.Plan(dir, cfg, generate.Options{Out: gen.Out})
 	if err != nil {
 		return withCode(exitError, err)
