@@ -46,6 +46,11 @@ func NewJetStreamPublisher(nc *nats.Conn) (*JetStreamPublisher, error) {
 // Publish implements Publisher.
 func (p *JetStreamPublisher) Publish(ctx context.Context, msgs []*Message) []error {
 	errs := make([]error, len(msgs))
+	if !p.nc.IsConnected() {
+		// Before the first connection the client even reports "headers not
+		// supported"; whatever it says, nothing was sent.
+		return fillErrors(errs, Unavailable(nats.ErrDisconnected))
+	}
 	acks := make([]jetstream.PubAckFuture, len(msgs))
 	for i, m := range msgs {
 		f, err := p.js.PublishMsgAsync(natsMsg(m))

@@ -29,7 +29,9 @@ func (b *brokerOptions) connect(ctx context.Context, log *slog.Logger) (*nats.Co
 	opts := []nats.Option{
 		nats.Name(b.name),
 		nats.MaxReconnects(-1),
-		nats.RetryOnFailedConnect(false),
+		// Start even while NATS is down: publishes fail as unavailable
+		// (no attempt used) until the connection is up.
+		nats.RetryOnFailedConnect(true),
 		// No reconnect buffer: while disconnected a publish fails at once
 		// (unavailable) instead of going out later, behind newer messages.
 		nats.ReconnectBufSize(-1),

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,6 +17,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // TestStatusAndMetrics: status prints the counts computed in SQL; status
@@ -492,4 +497,95 @@ func TestRecoversFromTerminatedConnections(t *testing.T) {
 		t.Fatalf("stream has %d messages, want %d", len(got), len(rows))
 	}
 	eventually(t, 30*time.Second, "LISTEN restored", func() bool { return strings.Contains(r.out.String(), "LISTEN connection restored") })
+}
+
+// TestBrokerDownAndBack runs a private nats-server (JetStream, file store)
+// the test owns: the relay starts while it is down, relays once it is up,
+// rides out a restart, and never uses up an attempt or loses a message.
+func TestBrokerDownAndBack(t *testing.T) {
+	bin, err := exec.LookPath("nats-server")
+	if err != nil {
+		for _, p := range []string{"/usr/sbin/nats-server", "/usr/bin/nats-server"} {
+			if _, serr := os.Stat(p); serr == nil {
+				bin, err = p, nil
+			}
+		}
+	}
+	if err != nil {
+		t.Skip("nats-server binary not found")
+	}
+	c := get(t, "pg_jetstream")
+	d := openDB(t, "postgres")
+	addr := freeAddr(t)
+	host, port, _ := net.SplitHostPort(addr)
+	store := t.TempDir()
+	var srv *exec.Cmd
+	startServer := func() {
+		srv = exec.Command(bin, "-a", host, "-p", port, "-js", "-sd", store)
+		if err := srv.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+		eventually(t, 20*time.Second, "nats-server up", func() bool {
+			conn, err := net.Dial("tcp", addr)
+			if err == nil {
+				conn.Close()
+			}
+			return err == nil
+		})
+	}
+	stopServer := func() { _ = srv.Process.Kill(); _ = srv.Wait() }
+	url := "nats://" + addr
+	subject := randName("down") + ".orders"
+	rows := sequence(subject, aggregates("d", 4), 120)
+
+	// Down at start: the relay runs, nothing is marked, no attempt is used.
+	startRelay(t, c, fastFlags(d, "--broker-url", url, "--publish-timeout", "2s", "--log-level", "info")...)
+	d.insert(t, rows[:40]...)
+	time.Sleep(1500 * time.Millisecond)
+	if n := d.count(t, "published_at IS NOT NULL OR attempts > 0 OR dead_at IS NOT NULL"); n != 0 {
+		t.Fatalf("%d rows changed while the broker was down", n)
+	}
+	startServer()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := strings.ToUpper(randName("DOWN"))
+	ctx := context.Background()
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: stream, Subjects: []string{subject}, Duplicates: 10 * time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	nc.Close()
+	eventually(t, 60*time.Second, "first rows published once the broker is up", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+
+	// Down again mid-run, then back (same store).
+	stopServer()
+	d.insert(t, rows[40:]...)
+	time.Sleep(1500 * time.Millisecond)
+	startServer()
+	eventually(t, 60*time.Second, "all rows published after the restart", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+	if n := d.count(t, "attempts > 0 OR dead_at IS NOT NULL"); n != 0 {
+		t.Fatalf("%d rows used attempts during broker outages", n)
+	}
+	nc, err = nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ = jetstream.New(nc)
+	e := &jsEnv{js: js, stream: stream}
+	var got []struct{ agg, body string }
+	for _, m := range e.messages(t) {
+		got = append(got, struct{ agg, body string }{m.Header.Get("aggregate-id"), string(m.Data)})
+	}
+	checkOrder(t, got)
+	t.Logf("counts: rows %d, stream messages %d, attempts used 0, lost 0", len(rows), len(got))
+	if len(got) != len(rows) {
+		t.Fatalf("stream has %d messages, want %d", len(got), len(rows))
+	}
 }
