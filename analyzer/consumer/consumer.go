@@ -297,9 +297,11 @@ func (c *checker) consumer(res *Result, call *ast.CallExpr, fn *types.Func, ep e
 
 func (c *checker) report(res *Result, f dualwrite.Finding) {
 	res.Findings = append(res.Findings, f)
-	d := analysis.Diagnostic{Pos: f.Publish.Pos, Category: f.Rule, Message: f.Message, URL: docURL}
+	// The rule id leads the message, as in the dual-write analyzer's
+	// diagnostics, so go vet and golangci-lint output names the rule.
+	d := analysis.Diagnostic{Pos: f.Publish.Pos, Category: f.Rule, Message: f.Rule + " " + f.Message, URL: docURL}
 	if f.Write != nil {
-		d.Related = []analysis.RelatedInformation{{Pos: f.Write.Pos, Message: "here"}}
+		d.Related = []analysis.RelatedInformation{{Pos: f.Write.Pos, Message: "DB write " + catalog.Short(f.Write.Name)}}
 	}
 	c.pass.Report(d)
 }

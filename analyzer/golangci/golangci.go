@@ -1,5 +1,5 @@
-// Package golangci registers outboxify's dual-write analyzer as a
-// golangci-lint module plugin named "outboxify". Its imports stay limited to
+// Package golangci registers outboxify's analyzers (dual-write rules and
+// consumer rules) as a golangci-lint module plugin named "outboxify". Its imports stay limited to
 // the analyzer and the plugin register, because `golangci-lint custom`
 // builds it into golangci-lint's own module graph.
 package golangci
@@ -11,6 +11,8 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/outboxify/outboxify/analyzer/config"
+	"github.com/outboxify/outboxify/analyzer/consumer"
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
 )
 
@@ -39,7 +41,9 @@ func New(settings any) (register.LinterPlugin, error) {
 	return &Plugin{settings: s}, nil
 }
 
-// BuildAnalyzers returns the analyzer configured by the settings.
+// BuildAnalyzers returns the dual-write analyzer and the consumer analyzer
+// configured by the settings (the consumer rules take the extra writers and
+// the tests switch; the other settings are dual-write ones).
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	a := dualwrite.NewAnalyzer(dualwrite.Options{Tests: p.settings.Tests})
 	for flag, v := range map[string]string{
@@ -55,7 +59,12 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 			return nil, fmt.Errorf("outboxify settings: %s: %w", flag, err)
 		}
 	}
-	return []*analysis.Analyzer{a}, nil
+	cfg := &config.Config{Tests: p.settings.Tests}
+	for _, w := range p.settings.Writers {
+		cfg.Writers = append(cfg.Writers, config.Entry{Name: w})
+	}
+	c := consumer.NewAnalyzer(consumer.Options{Config: cfg, Tests: p.settings.Tests})
+	return []*analysis.Analyzer{a, c}, nil
 }
 
 // GetLoadMode: the analyzer needs type information.

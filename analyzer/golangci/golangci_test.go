@@ -29,11 +29,14 @@ func TestPlugin(t *testing.T) {
 		t.Errorf("load mode %q", p.GetLoadMode())
 	}
 	as, err := p.BuildAnalyzers()
-	if err != nil || len(as) != 1 {
-		t.Fatalf("BuildAnalyzers = %v, %v", as, err)
+	if err != nil || len(as) != 2 {
+		t.Fatalf("BuildAnalyzers = %v, %v; want the dual-write and the consumer analyzer", as, err)
 	}
 	testdata, _ := filepath.Abs(filepath.Join("..", "..", "testdata"))
 	analysistest.Run(t, testdata, as[0], "cfg/...")
+	// the consumer rules run too, on the consumer analyzer's own fixtures
+	consumerData, _ := filepath.Abs(filepath.Join("..", "consumer", "testdata"))
+	analysistest.Run(t, consumerData, as[1], "amqpc", "kafkago")
 }
 
 func TestUnknownSetting(t *testing.T) {

@@ -29,6 +29,11 @@ type Message struct{ Topic string; Value []byte }
 type Writer struct{}
 
 func (w *Writer) WriteMessages(ctx context.Context, msgs ...Message) error { return nil }
+
+type Reader struct{}
+
+func (r *Reader) FetchMessage(ctx context.Context) (Message, error) { return Message{}, nil }
+func (r *Reader) CommitMessages(ctx context.Context, msgs ...Message) error { return nil }
 `,
 	".outboxify.yaml": "publishers: [\"(*example.com/svc/bus.Bus).Emit\"]\n",
 	"repo/repo.go": `package repo
@@ -57,6 +62,31 @@ type Producer struct{ W *kafka.Writer }
 
 func (p *Producer) Send(ctx context.Context, v []byte) error {
 	return p.W.WriteMessages(ctx, kafka.Message{Topic: "orders", Value: v})
+}
+`,
+	"worker/worker.go": `package worker
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// Consume applies each message without the inbox: OBX101.
+func Consume(ctx context.Context, r *kafka.Reader, db *sql.DB) error {
+	for {
+		m, err := r.FetchMessage(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, "INSERT INTO shipments (body) VALUES ($1)", m.Value); err != nil {
+			return err
+		}
+		if err := r.CommitMessages(ctx, m); err != nil {
+			return err
+		}
+	}
 }
 `,
 	"bus/bus.go": `package bus
@@ -140,6 +170,7 @@ func TestGoVet(t *testing.T) {
 	for _, want := range []string{
 		"handler/handler.go:24:9: OBX001 publish (*kafka.Writer).WriteMessages (via (*producer.Producer).Send) after the autocommitted DB write (*sql.DB).ExecContext (via (*repo.Repo).Save)",
 		"handler/handler.go:38:9: OBX001 publish (*bus.Bus).Emit", // configured in .outboxify.yaml
+		"worker/worker.go:13:13: OBX101 consumer handler",          // the consumer analyzer runs too
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("go vet output lacks %q\n%s", want, text)
@@ -148,7 +179,7 @@ func TestGoVet(t *testing.T) {
 	if strings.Contains(text, "handler.go:31") {
 		t.Errorf("go vet reported the call through an interface, which needs the CLI's resolver:\n%s", text)
 	}
-	if n := strings.Count(text, "OBX"); n != 2 {
-		t.Errorf("got %d findings, want 2:\n%s", n, text)
+	if n := strings.Count(text, "OBX"); n != 3 {
+		t.Errorf("got %d findings, want 3:\n%s", n, text)
 	}
 }
