@@ -170,7 +170,7 @@ func TestGoVet(t *testing.T) {
 	for _, want := range []string{
 		"handler/handler.go:24:9: OBX001 publish (*kafka.Writer).WriteMessages (via (*producer.Producer).Send) after the autocommitted DB write (*sql.DB).ExecContext (via (*repo.Repo).Save)",
 		"handler/handler.go:38:9: OBX001 publish (*bus.Bus).Emit", // configured in .outboxify.yaml
-		"worker/worker.go:13:13: OBX101 consumer handler",          // the consumer analyzer runs too
+		"worker/worker.go:13:13: OBX101 consumer handler",         // the consumer analyzer runs too
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("go vet output lacks %q\n%s", want, text)
