@@ -315,12 +315,33 @@ func counterValue(c interface{ Write(*dto.Metric) error }) float64 {
 	return m.GetCounter().GetValue()
 }
 
+// timedPublisher measures the time spent publishing (waves and acks), so
+// that the rest of the wall time is the database's.
+type timedPublisher struct {
+	outboxrelay.Publisher
+	busy  atomic.Int64 // ns inside Publish
+	waves atomic.Int64
+}
+
+func (p *timedPublisher) Publish(ctx context.Context, msgs []*outboxrelay.Message) []error {
+	start := time.Now()
+	defer func() { p.busy.Add(int64(time.Since(start))); p.waves.Add(1) }()
+	return p.Publisher.Publish(ctx, msgs)
+}
+
 // ourRelay runs the generated relay until every row is published.
 func ourRelay(b *testing.B, e *env, shards, batch int) {
-	pub, err := outboxrelay.NewJetStreamPublisher(e.nc)
+	js, err := outboxrelay.NewJetStreamPublisher(e.nc)
 	if err != nil {
 		b.Fatal(err)
 	}
+	pub := &timedPublisher{Publisher: js}
+	start := time.Now()
+	defer func() {
+		wall := time.Since(start)
+		b.ReportMetric(float64(pub.busy.Load())/float64(wall)/float64(shards)*100, "%publishing")
+		b.ReportMetric(float64(pub.waves.Load()), "waves")
+	}()
 	m := outboxrelay.NewMetrics()
 	r, err := outboxrelay.New(outboxrelay.FromPool(e.pool), pub, outboxrelay.Options{
 		BatchSize: batch, Shards: shards, Notify: "off", PollInterval: 5 * time.Millisecond, Logger: quiet(), Metrics: m})
