@@ -365,7 +365,7 @@ func usesJetStreamContext(root string, skip map[string]bool) bool {
 
 var (
 	atlasDirURL = regexp.MustCompile(`url\s*=\s*"file://([^"?]+)`)
-	sqlcSchema  = regexp.MustCompile(`(?m)"?schema"?\s*:\s*\[?\s*"?([^"\],\n]+)`)
+	sqlcSchema  = regexp.MustCompile(`(?m)"?schema"?\s*:\s*\[?\s*(?:-\s*)?"?([^"\],\n]+)`)
 	versioned   = regexp.MustCompile(`^(\d+)_.*\.sql$`)
 )
 

@@ -156,6 +156,10 @@ func TestDetect(t *testing.T) {
 			"go.mod":   mod,
 			"Makefile": "up:\n\tmigrate -path=db/mig -database $(DB) up\n",
 		}, templates.Config{Migrations: "migrate", MigrationsDir: "db/mig"}},
+		{"sqlc schema as a YAML list", map[string]string{
+			"go.mod":   mod,
+			"sqlc.yml": "version: \"2\"\nsql:\n  - engine: mysql\n    schema:\n      - \"internal/db/migrations\"\n",
+		}, templates.Config{MigrationsDir: "internal/db/migrations"}},
 		{"confluent maps to franz-go", map[string]string{
 			"go.mod": mod + "require github.com/confluentinc/confluent-kafka-go/v2 v2.3.0\n",
 		}, templates.Config{Broker: "franz-go"}},
