@@ -48,7 +48,7 @@ func (cs *Changeset) Apply(force bool) error {
 		}
 	}
 	var writes []pendingWrite
-	next := manifest{Files: map[string]string{}}
+	next := manifest{Settings: cs.settings, Files: map[string]string{}}
 	for p, h := range cs.manifest.Files {
 		next.Files[p] = h
 	}

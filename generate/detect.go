@@ -23,6 +23,7 @@ import (
 type Detection struct {
 	Root   string // module root directory (absolute)
 	Module string // module path
+	Out    string // --out of the last run (Options.Out when no flag is given)
 	Items  []Item // one per setting, in a fixed order
 	Notes  []string
 }
@@ -140,18 +141,25 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	for _, r := range mf.Require {
 		reqs[r.Mod.Path] = true
 	}
-	generated := generatedFiles(root)
+	last := lastRun(root)
+	generated := map[string]bool{}
+	if last != nil {
+		for p := range last.Files {
+			generated[filepath.Join(root, filepath.FromSlash(p))] = true
+		}
+	}
 	imports, err := scanImports(root, generated)
 	if err != nil {
 		return cfg, det, err
 	}
+	sortedReqs, sortedImports := sortedKeys(reqs), sortedKeys(imports)
 	has := func(prefix string) (string, bool) { // evidence for a module or package prefix
-		for p := range reqs {
+		for _, p := range sortedReqs {
 			if p == prefix || strings.HasPrefix(p, prefix+"/") {
 				return "go.mod requires " + p, true
 			}
 		}
-		for p := range imports {
+		for _, p := range sortedImports {
 			if p == prefix || strings.HasPrefix(p, prefix+"/") {
 				return "imported " + p, true
 			}
@@ -184,13 +192,15 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	}
 
 	// Driver.
+	gormSrc, gormOK := has("gorm.io/gorm")
+	sqlxSrc, sqlxOK := has("github.com/jmoiron/sqlx")
 	switch {
-	case has1(has, "gorm.io/gorm"):
+	case gormOK:
 		cfg.Driver = "gorm"
-		det.add("driver", "gorm", "go.mod requires gorm.io/gorm")
-	case has1(has, "github.com/jmoiron/sqlx"):
+		det.add("driver", "gorm", gormSrc)
+	case sqlxOK:
 		cfg.Driver = "sqlx"
-		det.add("driver", "sqlx", "go.mod requires github.com/jmoiron/sqlx")
+		det.add("driver", "sqlx", sqlxSrc)
 	case cfg.DB == "postgres" && nativePgx(reqs, imports):
 		cfg.Driver = "pgx"
 		det.add("driver", "pgx", "github.com/jackc/pgx/v5 used natively (no pgx/v5/stdlib import)")
@@ -251,10 +261,47 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	} else {
 		det.add("notify", "off", "MySQL has no LISTEN/NOTIFY; the relay polls")
 	}
+	if last != nil && last.Settings != nil {
+		cfg = det.useLastRun(cfg, *last.Settings)
+		det.Out = last.Settings.Out
+	}
 	return cfg, det, nil
 }
 
-func has1(has func(string) (string, bool), p string) bool { _, ok := has(p); return ok }
+// useLastRun takes the settings recorded by the previous run over what the
+// files suggest, so a re-run without flags is a no-op; flags still win.
+func (d *Detection) useLastRun(c templates.Config, s Settings) templates.Config {
+	const src = "last run (" + ManifestPath + ")"
+	for _, f := range []struct {
+		setting string
+		dst     *string
+		v       string
+	}{
+		{"db", &c.DB, s.DB}, {"driver", &c.Driver, s.Driver}, {"broker", &c.Broker, s.Broker},
+		{"migrations dir", &c.MigrationsDir, s.MigrationsDir}, {"migrations", &c.Migrations, s.Migrations},
+		{"relay", &c.Relay, s.Relay}, {"notify", &c.Notify, s.Notify},
+	} {
+		if f.v == "" {
+			continue
+		}
+		*f.dst = f.v
+		for i := range d.Items {
+			if d.Items[i].Setting == f.setting {
+				d.Items[i].Value, d.Items[i].Source = f.v, src
+			}
+		}
+	}
+	return c
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
 
 func slashJoin(dir, name string) string { return strings.TrimPrefix(dir+"/"+name, "./") }
 
@@ -300,24 +347,19 @@ func walkModule(root string, fn func(path string, d fs.DirEntry) error) error {
 	})
 }
 
-// generatedFiles returns the absolute paths outboxify generated (from the
-// manifest). Detection ignores them: the generated relay may import a
-// driver the project itself does not use, which must not change the
-// settings of the next run.
-func generatedFiles(root string) map[string]bool {
-	out := map[string]bool{}
+// lastRun reads the manifest of the previous run, nil without one. Its
+// files are left out of detection (the generated relay may import a driver
+// the project itself does not use), and its settings are reused.
+func lastRun(root string) *manifest {
 	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ManifestPath)))
 	if err != nil {
-		return out
+		return nil
 	}
 	var m manifest
 	if json.Unmarshal(b, &m) != nil {
-		return out
+		return nil
 	}
-	for p := range m.Files {
-		out[filepath.Join(root, filepath.FromSlash(p))] = true
-	}
-	return out
+	return &m
 }
 
 // scanImports returns the import paths of the module's own Go files.

@@ -51,14 +51,39 @@ type Changeset struct {
 	Changes []Change         // sorted by path
 
 	manifest     manifest
-	atlasSumPath string // slash path of atlas.sum when it is generated
+	atlasSumPath string    // slash path of atlas.sum when it is generated
+	settings     *Settings // recorded in the manifest by Apply
 }
 
 // ManifestPath is where generated files are tracked, relative to the module root.
 const ManifestPath = ".outboxify/generated.json"
 
 type manifest struct {
-	Files map[string]string `json:"files"` // slash path -> "sha256:<hex>" of the content as generated
+	// Settings of the last run, so a re-run without flags generates the
+	// same thing (flags such as --relay debezium are not detectable).
+	Settings *Settings         `json:"settings,omitempty"`
+	Files    map[string]string `json:"files"` // slash path -> "sha256:<hex>" of the content as generated
+}
+
+// Settings are the choices a run made, recorded in the manifest.
+type Settings struct {
+	DB            string `json:"db"`
+	Driver        string `json:"driver"`
+	Broker        string `json:"broker"`
+	Migrations    string `json:"migrations"`
+	MigrationsDir string `json:"migrations_dir"`
+	Relay         string `json:"relay"`
+	Notify        string `json:"notify"`
+	Out           string `json:"out,omitempty"` // --out, relative to the module root
+}
+
+func settingsOf(c templates.Config) *Settings {
+	s := &Settings{DB: c.DB, Driver: c.Driver, Broker: c.Broker, Migrations: c.Migrations,
+		MigrationsDir: c.MigrationsDir, Relay: c.Relay, Notify: c.Notify}
+	if c.DB == "mysql" {
+		s.Notify = "" // forced off for MySQL, not a choice to carry to --db postgres
+	}
+	return s
 }
 
 func hashOf(b []byte) string {
@@ -96,10 +121,12 @@ func Plan(dir string, cfg templates.Config, opts Options) (*Changeset, error) {
 	mv := cfg.MigrationVersion // chosen below, not defaulted
 	cfg = cfg.WithDefaults()
 	cfg.MigrationVersion = mv
+	settings := settingsOf(cfg) // before --out moves the directories
 	if opts.Out != "" {
 		if err := prefixDirs(&cfg, root, opts.Out); err != nil {
 			return nil, err
 		}
+		settings.Out = filepath.ToSlash(opts.Out)
 	}
 	migDir := filepath.Join(root, filepath.FromSlash(cfg.MigrationsDir))
 	if cfg.MigrationVersion == "" {
@@ -117,7 +144,7 @@ func Plan(dir string, cfg templates.Config, opts Options) (*Changeset, error) {
 	if err != nil {
 		return nil, err
 	}
-	cs := &Changeset{Root: root, Config: cfg}
+	cs := &Changeset{Root: root, Config: cfg, settings: settings}
 	if err := cs.readManifest(); err != nil {
 		return nil, err
 	}

@@ -366,6 +366,24 @@ func TestOutDir(t *testing.T) {
 	if got := cs.Config.ImportPath(cs.Config.OutboxDir); got != "example.com/svc/services/orders/internal/outbox" {
 		t.Errorf("outbox import path %s", got)
 	}
+	if err := cs.Apply(false); err != nil {
+		t.Fatal(err)
+	}
+	// The next run reads --out back; directories are not prefixed twice.
+	cfg, det, err := Detect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if det.Out != "services/orders" || cfg.MigrationsDir != "migrations" {
+		t.Fatalf("last run: out %q, migrations dir %q", det.Out, cfg.MigrationsDir)
+	}
+	again, err := Plan(dir, cfg, Options{Out: det.Out, Now: fixedNow, Components: []string{"outbox", "migrations"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Pending(false) {
+		t.Fatalf("re-run with the recorded --out would write:\n%s", again.Summary())
+	}
 	if _, err := Plan(dir, cfg, Options{Out: "../elsewhere"}); err == nil || !strings.Contains(err.Error(), "outside the module") {
 		t.Fatalf("--out outside the module: err %v", err)
 	}
@@ -399,5 +417,29 @@ func TestNotifyFollowsFinalDB(t *testing.T) {
 		if cs.Config.Notify != tc.want {
 			t.Errorf("--db %q: notify %s, want %s", tc.flagDB, cs.Config.Notify, tc.want)
 		}
+	}
+}
+
+// Settings chosen by flags are not detectable from the files; the manifest
+// records them so a re-run without flags changes nothing.
+func TestRerunWithoutFlagsKeepsSettings(t *testing.T) {
+	dir := writeTree(t, map[string]string{"go.mod": "module example.com/svc\n\ngo 1.26\n\nrequire github.com/nats-io/nats.go v1.56.0\n"})
+	cs := plan(t, dir, templates.Config{Relay: "debezium", Broker: "jetstream", Driver: "sqlx"})
+	if err := cs.Apply(false); err != nil {
+		t.Fatal(err)
+	}
+	cfg, det, err := Detect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Relay != "debezium" || cfg.Broker != "jetstream" || cfg.Driver != "sqlx" || !strings.Contains(det.String(), "last run") {
+		t.Fatalf("re-detected %s/%s/%s\n%s", cfg.Relay, cfg.Broker, cfg.Driver, det)
+	}
+	if cs := plan(t, dir, templates.Config{}); cs.Pending(false) {
+		t.Fatalf("re-run without flags would write:\n%s", cs.Summary())
+	}
+	// A flag still wins over the last run.
+	if cs := plan(t, dir, templates.Config{Driver: "pgx"}); !cs.Pending(false) {
+		t.Fatal("--driver pgx after sqlx changes nothing")
 	}
 }

@@ -61,7 +61,11 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 	}
 	fmt.Fprintf(info, "detected:\n%s", det)
 	cfg = generate.Override(cfg, gen.Config())
-	cs, err := generate.Plan(dir, cfg, generate.Options{Out: gen.Out})
+	out := gen.Out
+	if out == "" {
+		out = det.Out // the last run's --out
+	}
+	cs, err := generate.Plan(dir, cfg, generate.Options{Out: out})
 	if err != nil {
 		return withCode(exitError, err)
 	}
