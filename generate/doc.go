@@ -6,15 +6,17 @@
 //
 // The API other commands call:
 //
-//	cfg, det, err := generate.Detect(dir)          // settings found in the project, printable
+//	cfg, det, err := generate.Detect(dir)          // settings found in the project (or its last run), printable
 //	cfg = generate.Override(cfg, flags)            // flags win over detection
-//	cs, err := generate.Plan(dir, cfg, generate.Options{})
+//	cs, err := generate.Plan(dir, cfg, generate.Options{Out: det.Out}) // det.Out: the last run's --out
 //	fmt.Print(cs.Summary())                        // create / update / unchanged / conflict per file
 //	fmt.Print(generate.Diff(cs))                   // unified diff, writes nothing
 //	err = cs.Apply(force)                          // atomic: all files or none
 //
 // Files outboxify generated are tracked in .outboxify/generated.json (path
-// -> sha256 of the content as generated). A manifest rather than a hash
+// -> sha256 of the content as generated), with the run's settings, which
+// the next Detect reuses (flags like --relay debezium leave no trace in
+// go.mod). A manifest rather than a hash
 // comment in each file, because several outputs cannot carry a comment
 // (the Debezium connector config is JSON) and a comment would make every
 // template change show up in the generated text twice. A file on disk whose
