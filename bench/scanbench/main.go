@@ -106,15 +106,36 @@ func run(reps int, dir string, pkgs []string, vettool bool, out string) error {
 
 func markdown(cmds []command, results [][]measure, pkgs []string, reps int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Packages: `%s`, %d repetitions, medians.\n\n", strings.Join(pkgs, " "), reps)
+	fmt.Fprintf(&b, "Packages: `%s`, %d repetitions. Medians; the ratios are the medians of each repetition's ratio to that repetition's `go vet` run.\n\n", strings.Join(pkgs, " "), reps)
 	b.WriteString("| command | wall (s) | peak RSS, process tree (MiB) | largest process (MiB) | wall vs go vet | tree RSS vs go vet |\n|---|---|---|---|---|---|\n")
-	base := median(results[0])
 	for i, c := range cmds {
 		m := median(results[i])
+		var wr, rr []float64
+		for r := range results[i] {
+			wr = append(wr, results[i][r].wall.Seconds()/results[0][r].wall.Seconds())
+			rr = append(rr, float64(results[i][r].treeRSS)/float64(results[0][r].treeRSS))
+		}
 		fmt.Fprintf(&b, "| `%s` | %.2f | %.0f | %.0f | %.2f× | %.2f× |\n", c.name, m.wall.Seconds(), mib(m.treeRSS), mib(m.maxRSS),
-			m.wall.Seconds()/base.wall.Seconds(), float64(m.treeRSS)/float64(base.treeRSS))
+			medianF(wr), medianF(rr))
+	}
+	b.WriteString("\nEvery run (wall s / tree MiB):\n\n| command |")
+	for r := 0; r < reps; r++ {
+		fmt.Fprintf(&b, " rep %d |", r+1)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", reps) + "\n")
+	for i, c := range cmds {
+		fmt.Fprintf(&b, "| `%s` |", c.name)
+		for _, m := range results[i] {
+			fmt.Fprintf(&b, " %.2f / %.0f |", m.wall.Seconds(), mib(m.treeRSS))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+func medianF(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 // median takes each figure's median independently.
