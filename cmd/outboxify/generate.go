@@ -77,20 +77,19 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 		return nil
 	}
 	fmt.Fprint(info, cs.Summary())
-	if !cs.Pending(force) {
-		fmt.Fprintln(info, "nothing to write: the generated files are up to date")
-		// Records unchanged files in the manifest when it lacks them.
-		if err := cs.Apply(force); err != nil {
-			return withCode(exitError, fmt.Errorf("write %s: %w", generate.ManifestPath, err))
-		}
-		return nil
-	}
+	pending := cs.Pending(force)
+	// With nothing pending Apply still records unchanged files in the
+	// manifest when it lacks them, and refuses conflicts.
 	if err := cs.Apply(force); err != nil {
 		var conflict *generate.ConflictError
 		if errors.As(err, &conflict) {
 			return withCode(exitError, err)
 		}
 		return withCode(exitError, fmt.Errorf("write generated files: %w", err))
+	}
+	if !pending {
+		fmt.Fprintln(info, "nothing to write: the generated files are up to date")
+		return nil
 	}
 	fmt.Fprintf(info, "wrote the files above under %s\n", cs.Root)
 	if missing, err := cs.MissingRequirements(); err == nil && len(missing) > 0 {
