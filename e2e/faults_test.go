@@ -16,8 +16,10 @@ import (
 var faultStacks = []stack{pgJetStream, pgKafka, myJetStream}
 
 // TestKillRelayRepeatedly: 20,000 messages (100,000 with OUTBOXIFY_LONG=1)
-// over 200 aggregates while the relay is SIGKILLed at random points several
-// times (two relays run at once, so a kill also hands the work over).
+// over 200 aggregates while relays are SIGKILLed several times, at random
+// times and right between publish and mark of a random batch (the
+// OUTBOX_RELAY_FAILPOINT hook); two relays run at once, so a kill also
+// hands the work over.
 func TestKillRelayRepeatedly(t *testing.T) {
 	aggs, per, kills := 200, 100, 5
 	if long {
@@ -33,13 +35,35 @@ func TestKillRelayRepeatedly(t *testing.T) {
 				done <- e.produceNoFatal("-aggs", strconv.Itoa(aggs), "-per", strconv.Itoa(per), "-batch", "500", "-workers", "4")
 			}()
 			standby := e.relay("relay-standby", nil)
+			atFailpoint, republished, sigkills := 0, 0, 0
 			for i := range kills {
-				r := e.relay(fmt.Sprintf("relay-%d", i), nil)
-				time.Sleep(time.Duration(200+rand.IntN(1300)) * time.Millisecond)
-				r.kill()
-				if i == kills/2 { // the standby too, once
+				if i%2 == 1 {
+					// At a random time.
+					r := e.relay(fmt.Sprintf("relay-%d", i), nil)
+					time.Sleep(time.Duration(200+rand.IntN(1300)) * time.Millisecond)
+					r.kill()
+					sigkills++
+				} else {
+					// Right between publish and mark of a random batch: the
+					// standby (which would keep the lock) is killed at a
+					// random point first, then replaced after this kill.
+					r := e.relay(fmt.Sprintf("relay-%d", i), []string{fmt.Sprintf("OUTBOX_RELAY_FAILPOINT=after-publish:pause:%d", 1+rand.IntN(4))})
+					time.Sleep(time.Duration(rand.IntN(300)) * time.Millisecond)
 					standby.kill()
-					standby = e.relay("relay-standby-2", nil)
+					standby = nil
+					sigkills++
+					deadline := time.Now().Add(5 * time.Second)
+					for time.Now().Before(deadline) && !strings.Contains(r.err.String(), "failpoint after-publish reached") {
+						time.Sleep(20 * time.Millisecond)
+					}
+					r.kill()
+					sigkills++
+					if m := failpointRe.FindStringSubmatch(r.err.String()); m != nil {
+						n, _ := strconv.Atoi(m[1])
+						atFailpoint++
+						republished += n
+					}
+					standby = e.relay(fmt.Sprintf("relay-standby-%d", i), nil)
 				}
 			}
 			p := <-done
@@ -51,7 +75,11 @@ func TestKillRelayRepeatedly(t *testing.T) {
 			standby.stop(t)
 			c := cons.finish(t)
 			k := e.verify(p, c)
-			t.Logf("%d relay SIGKILLs; %d messages end to end in %s", kills+1, k.Distinct, elapsed.Round(time.Millisecond))
+			t.Logf("%d relay SIGKILLs, %d of them between publish and mark (%d acked messages left unmarked); %d messages end to end in %s",
+				sigkills, atFailpoint, republished, k.Distinct, elapsed.Round(time.Millisecond))
+			if atFailpoint == 0 {
+				t.Errorf("no kill landed between publish and mark")
+			}
 			if k.Committed != aggs*per || k.Distinct != aggs*per {
 				t.Errorf("committed %d, applied %d, want %d", k.Committed, k.Distinct, aggs*per)
 			}
