@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -162,7 +164,7 @@ func SARIF(w io.Writer, base string, tool Tool, findings []dualwrite.Finding) er
 			RuleID: f.Rule, RuleIndex: idx, Level: driver.Rules[idx].DefaultConfiguration.Level,
 			Message: SARIFText{Text: msg},
 			Locations: []SARIFLocation{{PhysicalLocation: SARIFPhysical{
-				ArtifactLocation: SARIFArtifact{URI: uri, URIBaseID: SrcRoot},
+				ArtifactLocation: artifact(uri),
 				Region:           SARIFRegion{StartLine: p.Line, StartColumn: utf16Column(text, p.Column)},
 			}}},
 		}
@@ -171,7 +173,7 @@ func SARIF(w io.Writer, base string, tool Tool, findings []dualwrite.Finding) er
 			res.RelatedLocations = []SARIFLocation{{
 				ID: 1,
 				PhysicalLocation: SARIFPhysical{
-					ArtifactLocation: SARIFArtifact{URI: rel(base, wp.Filename), URIBaseID: SrcRoot},
+					ArtifactLocation: artifact(rel(base, wp.Filename)),
 					Region:           SARIFRegion{StartLine: wp.Line, StartColumn: utf16Column(lines.line(wp.Filename, wp.Line), wp.Column)},
 				},
 				Message: &SARIFText{Text: "DB write: " + f.Write.Name},
@@ -198,6 +200,18 @@ func SARIF(w io.Writer, base string, tool Tool, findings []dualwrite.Finding) er
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// artifact locates a file: relative to SrcRoot, or (a file outside -C,
+// such as a dependency scanned by import path) an absolute file URI.
+func artifact(path string) SARIFArtifact {
+	if filepath.IsAbs(filepath.FromSlash(path)) {
+		if !strings.HasPrefix(path, "/") {
+			path = "/" + path // a Windows drive letter
+		}
+		return SARIFArtifact{URI: (&url.URL{Scheme: "file", Path: path}).String()}
+	}
+	return SARIFArtifact{URI: path, URIBaseID: SrcRoot}
 }
 
 func lineHash(rule, uri, text string) string {
