@@ -67,9 +67,33 @@ func TestClassifySQL(t *testing.T) {
 		{"SELECT id FROM outbox WHERE published_at IS NULL FOR UPDATE SKIP LOCKED", SQLOutboxRelay},
 		{"UPDATE outbox SET published_at = now() WHERE id = ANY($1)", SQLOutboxRelay},
 		{"DELETE FROM outbox WHERE published_at < now()", SQLOutboxRelay},
+		{"SELECT o.seq FROM outbox o WHERE o.published_at IS NULL ORDER BY o.seq LIMIT $1 FOR UPDATE OF o SKIP LOCKED", SQLOutboxRelay},
+		{"INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", SQLInbox},
+		{"INSERT IGNORE INTO `app`.`inbox`(consumer, message_id) VALUES (?, ?)", SQLInbox},
+		{`INSERT INTO "inbox"(consumer, message_id) VALUES ('mailer', $1) ON CONFLICT DO NOTHING`, SQLInbox},
+		{"DELETE FROM inbox WHERE (consumer, message_id) IN (SELECT consumer, message_id FROM inbox WHERE received_at < now() LIMIT $2)", SQLInbox},
+		{"WITH i AS (INSERT INTO inbox (consumer, message_id) VALUES ($1, $2)) UPDATE orders SET paid = true", SQLDML},
+		{"SELECT count(*) FROM inbox", SQLRead},
 	} {
 		if got := ClassifySQL(tc.sql); got != tc.want {
 			t.Errorf("ClassifySQL(%q) = %d, want %d", tc.sql, got, tc.want)
+		}
+	}
+}
+
+func TestLooksLikeSQL(t *testing.T) {
+	for s, want := range map[string]bool{
+		"SELECT 1":                             true,
+		"\n  update outbox set a = 1":          true,
+		"(SELECT 1) UNION (SELECT 2)":          true,
+		"with x as (select 1) select * from x": true,
+		"select from outbox failed: %w":        true, // starts like SQL; ClassifySQL decides
+		"read from outbox":                     false,
+		"outboxify-selftest:":                  false,
+		"SELECT":                               false,
+	} {
+		if got := LooksLikeSQL(s); got != want {
+			t.Errorf("LooksLikeSQL(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

@@ -10,16 +10,33 @@ const (
 	SQLDML                         // INSERT, UPDATE, DELETE, MERGE, REPLACE, UPSERT (also in a WITH)
 	SQLOutboxInsert                // INSERT INTO an outbox table
 	SQLOutboxRelay                 // reads, marks or deletes outbox rows: relay or cleanup work
+	// SQLInbox writes only inbox tables (INSERT INTO inbox ... ON CONFLICT
+	// DO NOTHING, pruning): a consumer's dedupe bookkeeping, not data an
+	// event announces.
+	SQLInbox
 )
 
 // ClassifySQL classifies SQL text. Outbox tables are those whose name contains
-// "outbox" (outbox, outbox_messages, app.outbox_events).
+// "outbox" (outbox, outbox_messages, app.outbox_events); inbox tables those
+// whose name contains "inbox".
 func ClassifySQL(sql string) SQLKind {
 	s := strings.ToLower(sql)
 	words := strings.FieldsFunc(s, func(r rune) bool {
 		return r == ' ' || r == '\n' || r == '\t' || r == '\r' || r == '(' || r == ')' || r == ',' || r == ';'
 	})
-	dml, outboxInsert, outboxOther := false, false, false
+	// target returns the table a statement keyword at i writes: the first
+	// word after it that is not a modifier (INTO, FROM, IGNORE, ONLY, ...).
+	target := func(i int) string {
+		for j := i + 1; j < len(words) && j < i+5; j++ {
+			switch words[j] {
+			case "into", "from", "ignore", "or", "only", "low_priority", "delayed", "high_priority", "quick":
+				continue
+			}
+			return words[j]
+		}
+		return ""
+	}
+	dml, inboxDML, outboxInsert, outboxOther := false, false, false, false
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {
@@ -27,22 +44,34 @@ func ClassifySQL(sql string) SQLKind {
 		}
 		switch w {
 		case "insert", "replace", "upsert":
-			dml = true
-			if next == "into" && i+2 < len(words) && isOutbox(words[i+2]) || isOutbox(next) {
+			switch t := target(i); {
+			case isOutbox(t):
 				outboxInsert = true
+			case isInbox(t):
+				inboxDML = true
+			default:
+				dml = true
 			}
 		case "update":
 			if i > 0 && (words[i-1] == "for" || words[i-1] == "do" || words[i-1] == "key") { // FOR UPDATE, ON CONFLICT DO UPDATE, ON DUPLICATE KEY UPDATE
 				continue
 			}
-			dml = true
-			if isOutbox(next) {
+			switch t := target(i); {
+			case isOutbox(t):
 				outboxOther = true
+			case isInbox(t):
+				inboxDML = true
+			default:
+				dml = true
 			}
 		case "delete", "merge", "truncate":
-			dml = true
-			if next == "from" && i+2 < len(words) && isOutbox(words[i+2]) || next == "into" && i+2 < len(words) && isOutbox(words[i+2]) || isOutbox(next) {
+			switch t := target(i); {
+			case isOutbox(t):
 				outboxOther = true
+			case isInbox(t) && w == "delete":
+				inboxDML = true
+			default:
+				dml = true
 			}
 		case "from":
 			if isOutbox(next) {
@@ -57,14 +86,35 @@ func ClassifySQL(sql string) SQLKind {
 		return SQLOutboxRelay
 	case dml:
 		return SQLDML
+	case inboxDML:
+		return SQLInbox
 	}
 	return SQLRead
 }
 
-func isOutbox(table string) bool {
+// LooksLikeSQL reports whether a string starts like an SQL statement, so
+// constant strings that are not SQL (log lines, errors) are not classified.
+func LooksLikeSQL(s string) bool {
+	s = strings.TrimLeft(s, " \t\r\n(")
+	i := strings.IndexAny(s, " \t\r\n")
+	if i <= 0 {
+		return false
+	}
+	switch strings.ToLower(s[:i]) {
+	case "select", "insert", "update", "delete", "with", "merge", "replace", "upsert", "truncate":
+		return true
+	}
+	return false
+}
+
+func isOutbox(table string) bool { return tableContains(table, "outbox") }
+
+func isInbox(table string) bool { return tableContains(table, "inbox") }
+
+func tableContains(table, s string) bool {
 	table = strings.Trim(table, "`\"[]")
 	if i := strings.LastIndexByte(table, '.'); i >= 0 {
 		table = strings.Trim(table[i+1:], "`\"[]")
 	}
-	return strings.Contains(table, "outbox")
+	return strings.Contains(table, s)
 }

@@ -502,7 +502,8 @@ func (w *walker) walk(r root, depth int, site *ast.CallExpr) {
 			case catalog.Write:
 				w.addWrite(call, name, e.SQL, false)
 			case catalog.Query:
-				if sql, ok := w.sqlArg(call, e.SQL); ok && catalog.ClassifySQL(sql) == catalog.SQLDML {
+				// inbox SQL goes to addWrite too: it marks the handler guarded
+				if sql, ok := w.sqlArg(call, e.SQL); ok && (catalog.ClassifySQL(sql) == catalog.SQLDML || catalog.ClassifySQL(sql) == catalog.SQLInbox) {
 					w.addWrite(call, name, e.SQL, false)
 				}
 			}

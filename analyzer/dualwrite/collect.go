@@ -256,6 +256,10 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		c.catalogCall(call, fn, row, wc)
 		return
 	}
+	if c.relaySQLArg(call) {
+		c.relay = true // the SQL is run later (pgx Batch.Queue, a helper taking the query)
+		return
+	}
 	if h, ok := c.outboxWriter(call, fn); ok {
 		c.add(evOutbox, call.Pos(), call.Rparen, &Effect{Name: fn.FullName(), Handle: HandleInternal}, h, nil, wc)
 		return
@@ -275,6 +279,22 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		return
 	}
 	c.sqlShapedCall(call, fn, wc)
+}
+
+// relaySQLArg reports whether a call is given constant SQL text that reads,
+// marks or deletes outbox rows, whatever runs it: the claim of a relay is
+// often queued on a batch or handed to a helper rather than passed to a
+// catalogued query method.
+func (c *collector) relaySQLArg(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if _, lit := a.(*ast.FuncLit); lit {
+			continue
+		}
+		if s, ok := c.constString(a); ok && catalog.LooksLikeSQL(s) && catalog.ClassifySQL(s) == catalog.SQLOutboxRelay {
+			return true
+		}
+	}
+	return false
 }
 
 // sqlShapedMethods are the names of query methods on handles the catalog
@@ -302,7 +322,7 @@ func (c *collector) sqlShapedCall(call *ast.CallExpr, fn *types.Func, wc wctx) {
 		case catalog.SQLOutboxRelay:
 			c.relay = true
 			return
-		case catalog.SQLRead:
+		case catalog.SQLRead, catalog.SQLInbox:
 			return
 		}
 		h, base := c.recvRoot(call)
@@ -364,6 +384,8 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 				case catalog.SQLOutboxRelay:
 					c.relay = true
 					return
+				case catalog.SQLInbox:
+					return // a consumer's dedupe record: nothing an event announces
 				case catalog.SQLRead:
 					if row.Kind == catalog.Query {
 						return
@@ -405,6 +427,9 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 // calleeEffects records what a call to a summarised function does.
 func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effects, iface bool, wc wctx) {
 	name := fn.Origin().FullName()
+	if eff.Relay {
+		c.relay = true
+	}
 	if e := eff.Write; e != nil {
 		h, base := c.effectHandle(call, e.Handle)
 		out := e.through(name, iface, HandleInternal)
@@ -479,6 +504,12 @@ func (c *collector) assign(lhs ast.Expr, rhs ast.Expr) {
 	if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
 		if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok {
 			if e := c.cat.Match(fn); e != nil && e.Kind == catalog.Begin {
+				c.setTx(obj)
+				return
+			}
+			// Begin through a team's own interface (DB{ Begin(ctx) (pgx.Tx, error) }):
+			// the result is a new transaction, not the handle it was begun on.
+			if res := fn.Signature().Results(); strings.HasPrefix(fn.Name(), "Begin") && res.Len() > 0 && c.cat.IsTxType(res.At(0).Type()) {
 				c.setTx(obj)
 				return
 			}

@@ -21,7 +21,18 @@
 // `if err != nil` path (a dead-letter publish after a failed write), in a
 // function that reads or marks outbox rows (a relay), or with no write on
 // its path is not reported; neither is code that inserts an outbox row in
-// the same transaction. _test.go files are skipped unless Options.Tests or
+// the same transaction.
+//
+// Relays: any call given constant SQL text that reads, marks or deletes an
+// outbox table (a catalogued query, pgx Batch.Queue, a helper taking the
+// query) makes the function relay work, and so are its callers, through
+// facts and interface resolution alike: the generated relay claims in a
+// store method behind an interface and publishes in the loop that calls it.
+// Inbox tables: DML that only writes a table named like inbox (INSERT INTO
+// inbox ... ON CONFLICT DO NOTHING, pruning) is a consumer's dedupe record,
+// not a DB write; other writes in the same transaction still are. A call
+// named Begin* that returns a client's transaction type (a team's own DB
+// interface) opens a transaction. _test.go files are skipped unless Options.Tests or
 // -tests is set.
 //
 // Beyond the catalog, a method returning database/sql.Result or a

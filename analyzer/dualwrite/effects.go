@@ -27,17 +27,22 @@ type Effects struct {
 	Write   *Effect // first DB write reached
 	Publish *Effect // first broker publish reached
 	Outbox  *Effect // first outbox insert reached
+	// Relay: the function reads, marks or deletes outbox rows (itself or in
+	// a callee): relay work, whose publishes are its job. Its callers are
+	// relays too (the claim is usually a store method a few calls away from
+	// the loop that publishes).
+	Relay bool
 }
 
 func (e *Effects) empty() bool {
-	return e == nil || e.Write == nil && e.Publish == nil && e.Outbox == nil
+	return e == nil || e.Write == nil && e.Publish == nil && e.Outbox == nil && !e.Relay
 }
 
 func (e *Effects) equal(o *Effects) bool {
 	if e.empty() || o.empty() {
 		return e.empty() == o.empty()
 	}
-	return sameEffect(e.Write, o.Write) && sameEffect(e.Publish, o.Publish) && sameEffect(e.Outbox, o.Outbox)
+	return e.Relay == o.Relay && sameEffect(e.Write, o.Write) && sameEffect(e.Publish, o.Publish) && sameEffect(e.Outbox, o.Outbox)
 }
 
 func sameEffect(a, b *Effect) bool {
@@ -63,6 +68,9 @@ func (f *FuncFact) String() string {
 	}
 	if f.Outbox != nil {
 		s += " outbox:" + f.Outbox.Name
+	}
+	if f.Relay {
+		s += " relay"
 	}
 	return s
 }

@@ -163,6 +163,7 @@ func (r *programResolver) ifaceEffects(m *types.Func) *Effects {
 			continue
 		}
 		name := impl.Origin().FullName()
+		out.Relay = out.Relay || e.Relay
 		if out.Write == nil && e.Write != nil {
 			out.Write = e.Write.through(name, true, e.Write.Handle)
 		}

@@ -8,7 +8,7 @@ import (
 
 // summarize turns the events of one function into what its callers see.
 func (c *collector) summarize() *Effects {
-	var out Effects
+	out := Effects{Relay: c.relay}
 	for i := range c.events {
 		ev := &c.events[i]
 		switch ev.kind {

@@ -52,3 +52,18 @@ func consumeWithContext(ctx context.Context, ch *amqp.Channel, db *sql.DB) {
 		_ = d.Ack(false)
 	}
 }
+
+// consumeInboxReturning records the message with a query (RETURNING tells
+// a new message from a duplicate): guarded by the inbox, silent.
+func consumeInboxReturning(ch *amqp.Channel, db *sql.DB) {
+	msgs, _ := ch.Consume("emails", "", false, false, false, false, nil)
+	for d := range msgs {
+		tx, _ := db.Begin()
+		var id string
+		if tx.QueryRow(`INSERT INTO inbox (consumer, message_id) VALUES ('mailer', $1) ON CONFLICT DO NOTHING RETURNING message_id`, d.MessageId).Scan(&id) == nil {
+			_, _ = tx.Exec("INSERT INTO sent_emails (body) VALUES ($1)", d.Body)
+		}
+		_ = tx.Commit()
+		_ = d.Ack(false)
+	}
+}

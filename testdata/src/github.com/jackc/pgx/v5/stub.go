@@ -9,7 +9,16 @@ import (
 type Rows interface{ Close() }
 type Row interface{ Scan(dest ...any) error }
 type Batch struct{}
-type BatchResults interface{ Close() error }
+
+func (b *Batch) Queue(query string, arguments ...any) {}
+func (b *Batch) Len() int                             { return 0 }
+
+type BatchResults interface {
+	Exec() (pgconn.CommandTag, error)
+	Query() (Rows, error)
+	QueryRow() Row
+	Close() error
+}
 type Identifier []string
 type CopyFromSource interface{ Next() bool }
 type TxOptions struct{}

@@ -24,6 +24,8 @@ func (p *Pool) Acquire(ctx context.Context) (*Conn, error)                   { r
 
 type Conn struct{}
 
+func (c *Conn) Release() {}
+
 func (c *Conn) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.CommandTag, error) {
 	return pgconn.CommandTag{}, nil
 }
