@@ -561,6 +561,12 @@ func (c *collector) root(e ast.Expr) (types.Object, types.Object) {
 				return nil, nil
 			}
 			if sel.Kind() == types.FieldVal {
+				if v, ok := sel.Obj().(*types.Var); ok && v.Embedded() && len(sel.Index()) == 1 {
+					// an embedded handle (sqlx: tx.Tx, the *sql.Tx inside *sqlx.Tx)
+					// is the value that embeds it: same transaction
+					e = x.X
+					continue
+				}
 				_, base := c.root(x.X)
 				obj := types.Object(sel.Obj())
 				for i := 0; i < 8 && c.alias[obj] != nil; i++ {
