@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,7 +45,8 @@ var (
 // ---- environment ----
 
 type env struct {
-	pool   *pgxpool.Pool
+	pool   *pgxpool.Pool // producers, fills, checks
+	relay  *pgxpool.Pool // the relay under test (its own pool, as in its own process)
 	url    string
 	nc     *nats.Conn
 	js     jetstream.JetStream
@@ -79,6 +81,13 @@ func newEnv(b *testing.B) *env {
 		b.Fatal(err)
 	}
 	b.Cleanup(pool.Close)
+	rcfg := cfg.Copy()
+	rcfg.MaxConns = 4
+	relayPool, err := pgxpool.NewWithConfig(ctx, rcfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(relayPool.Close)
 	files, err := templates.Render(templates.Config{Module: "bench", DB: "postgres", Migrations: "sql"}, "migrations")
 	if err != nil {
 		b.Fatal(err)
@@ -99,7 +108,7 @@ func newEnv(b *testing.B) *env {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := &env{pool: pool, url: url, nc: nc, js: js, stream: "BENCH_" + strings.ToUpper(randHex(4)), prefix: "bench" + randHex(4)}
+	e := &env{pool: pool, relay: relayPool, url: url, nc: nc, js: js, stream: "BENCH_" + strings.ToUpper(randHex(4)), prefix: "bench" + randHex(4)}
 	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: e.stream, Subjects: []string{e.prefix + ".>"}}); err != nil {
 		b.Fatal(err)
 	}
@@ -198,7 +207,7 @@ func BenchmarkThroughput(b *testing.B) {
 func rawClaimMark(b *testing.B, e *env, batch int) {
 	ctx := context.Background()
 	for {
-		tx, err := e.pool.Begin(ctx)
+		tx, err := e.relay.Begin(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -229,8 +238,15 @@ func rawJetStream(b *testing.B, e *env) {
 		m := nats.NewMsg(e.subject())
 		m.Data = []byte(fmt.Sprintf(`{"agg": "agg-%d", "n": %d, "note": "a payload of about a hundred bytes, like a small domain event"}`, i%*flagAggregates, i))
 		m.Header.Set("Nats-Msg-Id", uuid4())
-		if _, err := e.js.PublishMsgAsync(m); err != nil {
-			b.Fatal(err)
+		for {
+			_, err := e.js.PublishMsgAsync(m)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, jetstream.ErrTooManyStalledMsgs) {
+				b.Fatal(err)
+			}
+			<-e.js.PublishAsyncComplete() // the server is behind: let the acks catch up
 		}
 	}
 	select {
@@ -250,7 +266,7 @@ func rawJetStream(b *testing.B, e *env) {
 func plainRelay(b *testing.B, e *env, batch int, wake <-chan struct{}) {
 	ctx := context.Background()
 	for {
-		tx, err := e.pool.Begin(ctx)
+		tx, err := e.relay.Begin(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -343,7 +359,7 @@ func ourRelay(b *testing.B, e *env, shards, batch int) {
 		b.ReportMetric(float64(pub.waves.Load()), "waves")
 	}()
 	m := outboxrelay.NewMetrics()
-	r, err := outboxrelay.New(outboxrelay.FromPool(e.pool), pub, outboxrelay.Options{
+	r, err := outboxrelay.New(outboxrelay.FromPool(e.relay), pub, outboxrelay.Options{
 		BatchSize: batch, Shards: shards, Notify: "off", PollInterval: 5 * time.Millisecond, Logger: quiet(), Metrics: m})
 	if err != nil {
 		b.Fatal(err)
@@ -458,7 +474,7 @@ func runOurs(ctx context.Context, b *testing.B, e *env, notify string, poll, deb
 		b.Error(err)
 		return
 	}
-	r, err := outboxrelay.New(outboxrelay.FromPool(e.pool), pub, outboxrelay.Options{
+	r, err := outboxrelay.New(outboxrelay.FromPool(e.relay), pub, outboxrelay.Options{
 		Notify: notify, PollInterval: poll, NotifyDebounce: debounce, Logger: quiet()})
 	if err != nil {
 		b.Error(err)

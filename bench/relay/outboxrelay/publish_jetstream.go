@@ -89,7 +89,8 @@ func jetStreamError(err error) error {
 			return Unavailable(err)
 		}
 		return err
-	case errors.Is(err, jetstream.ErrNoStreamResponse), errors.Is(err, jetstream.ErrAsyncPublishTimeout):
+	case errors.Is(err, jetstream.ErrNoStreamResponse), errors.Is(err, jetstream.ErrAsyncPublishTimeout),
+		errors.Is(err, jetstream.ErrTooManyStalledMsgs):
 		return Unavailable(err)
 	}
 	return natsError(err)
