@@ -73,6 +73,7 @@ type collector struct {
 	localCall bool                           // called a function of this package (fixed point needs another round)
 	recv      types.Object
 	params    []*types.Var
+	body      *ast.BlockStmt // the unit's body
 
 	// dispatch maps a dispatcher type to what the closures registered with
 	// it publish (Register(name, func(...){ publish })); its methods that
@@ -103,6 +104,7 @@ func (c *collector) unit(sig *types.Signature, body *ast.BlockStmt) {
 			c.params = append(c.params, sig.Params().At(i))
 		}
 	}
+	c.body = body
 	if body != nil {
 		c.walk(body, wctx{})
 	}
@@ -396,6 +398,11 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 			}
 		}
 		h, base := c.recvRoot(call)
+		if row.Store == catalog.DynamoDB && strings.HasSuffix(row.Name, ".TransactWriteItems") && c.dynamoOutboxItem(call) {
+			// the outbox item commits with the write: an outbox write
+			c.add(evWrite, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal, Covered: true}, h, base, wc)
+			return
+		}
 		if c.outboxTarget(call, row) {
 			c.add(evOutbox, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal}, h, base, wc)
 			return
@@ -671,6 +678,67 @@ func (c *collector) outboxTarget(call *ast.CallExpr, row *catalog.Entry) bool {
 		e = inner.Fun
 	}
 	return false
+}
+
+// dynamoOutboxItem reports whether a TransactWriteItems call puts an item
+// into a table named like outbox (TableName: aws.String("outbox"), a
+// constant, or a variable or field named so). The items are looked for in
+// the call, then, when they were built beforehand, in the function body.
+func (c *collector) dynamoOutboxItem(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if c.hasOutboxPut(a) {
+			return true
+		}
+	}
+	return c.body != nil && c.hasOutboxPut(c.body)
+}
+
+func (c *collector) hasOutboxPut(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		kv, ok := n.(*ast.KeyValueExpr)
+		if found || !ok {
+			return !found
+		}
+		if k, ok := kv.Key.(*ast.Ident); !ok || k.Name != "Put" {
+			return true
+		}
+		lit, ok := ast.Unparen(kv.Value).(*ast.CompositeLit)
+		if u, isAddr := ast.Unparen(kv.Value).(*ast.UnaryExpr); isAddr && u.Op == token.AND {
+			lit, ok = ast.Unparen(u.X).(*ast.CompositeLit)
+		}
+		if !ok {
+			return true
+		}
+		for _, el := range lit.Elts {
+			if f, ok := el.(*ast.KeyValueExpr); ok {
+				if k, ok := f.Key.(*ast.Ident); ok && k.Name == "TableName" && c.namesOutbox(f.Value) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// namesOutbox: the expression holds a constant string or a name containing "outbox".
+func (c *collector) namesOutbox(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case ast.Expr:
+			if s, ok := c.constString(x); ok {
+				found = found || strings.Contains(strings.ToLower(s), "outbox")
+				return false
+			}
+			if id, ok := x.(*ast.Ident); ok && strings.Contains(strings.ToLower(id.Name), "outbox") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func typeNameContains(t types.Type, s string) bool {

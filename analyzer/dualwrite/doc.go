@@ -32,7 +32,9 @@
 // inbox ... ON CONFLICT DO NOTHING, pruning) is a consumer's dedupe record,
 // not a DB write; other writes in the same transaction still are. A call
 // named Begin* that returns a client's transaction type (a team's own DB
-// interface) opens a transaction. _test.go files are skipped unless Options.Tests or
+// interface) opens a transaction. A DynamoDB TransactWriteItems whose items
+// include a Put into a table named like outbox is an outbox write: the item
+// commits with the rest. _test.go files are skipped unless Options.Tests or
 // -tests is set.
 //
 // Beyond the catalog, a method returning database/sql.Result or a

@@ -1,6 +1,10 @@
 package dynamodb
 
-import "context"
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
 
 type Client struct{}
 type Options struct{}
@@ -46,8 +50,8 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 }
 
 type TransactWriteItemsInput struct {
-	TableName *string
-	Item      map[string]any
+	TransactItems      []types.TransactWriteItem
+	ClientRequestToken *string
 }
 type TransactWriteItemsOutput struct{}
 
