@@ -228,7 +228,8 @@ func TestRejectionHoldsBackItsAggregate(t *testing.T) {
 			return nil
 		}
 		o := defaultFake()
-		o.RetryBase, o.RetryMax = 600*time.Millisecond, 700*time.Millisecond
+		// A2's retry comes 1-2 s later: long enough for B3 to go first even on a busy machine.
+		o.RetryBase, o.RetryMax = 2*time.Second, 2*time.Second
 		runFake(t, c, d, rec, o)
 		<-rejected
 		// A later batch: A4 must wait too, B3 must not.
