@@ -21,9 +21,9 @@ var faultStacks = []stack{pgJetStream, pgKafka, myJetStream}
 // OUTBOX_RELAY_FAILPOINT hook); two relays run at once, so a kill also
 // hands the work over.
 func TestKillRelayRepeatedly(t *testing.T) {
-	aggs, per, kills := 200, 100, 5
+	aggs, per, kills, drain := 200, 100, 5, 90*time.Second
 	if long {
-		aggs, per, kills = 500, 200, 12
+		aggs, per, kills, drain = 500, 200, 12, 8*time.Minute
 	}
 	for _, s := range faultStacks {
 		t.Run(s.String(), func(t *testing.T) {
@@ -70,7 +70,7 @@ func TestKillRelayRepeatedly(t *testing.T) {
 			if t.Failed() {
 				t.FailNow()
 			}
-			e.waitDelivered(90 * time.Second)
+			e.waitDelivered(drain)
 			elapsed := time.Since(began)
 			standby.stop(t)
 			c := cons.finish(t)

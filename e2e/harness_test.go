@@ -443,6 +443,9 @@ func (e *env) runAppErr(args ...string) ([]byte, error) {
 	if err != nil {
 		return out, fmt.Errorf("%w\n%s", err, stderr.String())
 	}
+	if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		e.t.Logf("e2eapp %s stderr:\n%s", args[0], tail(msg, 20))
+	}
 	return out, nil
 }
 
