@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -209,4 +212,76 @@ type outageBroker interface {
 	brokerEnv
 	stop()
 	startAgain()
+}
+
+// pgCluster is a private PostgreSQL cluster (initdb + pg_ctl into a temp
+// dir, a free port, run as the postgres user) that a test can crash and
+// start again without touching the shared server.
+type pgCluster struct {
+	t        *testing.T
+	bin, dir string
+	port     int
+}
+
+func newPGCluster(t *testing.T) *pgCluster {
+	t.Helper()
+	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
+	if len(bins) == 0 || os.Geteuid() != 0 {
+		msg := "a private PostgreSQL cluster needs /usr/lib/postgresql/*/bin and root (to run it as the postgres user)"
+		if testenv.InCI() {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	dir, err := os.MkdirTemp("", "outboxify-pg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &pgCluster{t: t, bin: filepath.Dir(bins[0]), dir: dir, port: freePort(t)}
+	t.Cleanup(func() {
+		c.pgctl("stop", "-m", "immediate")
+		_ = os.RemoveAll(dir)
+	})
+	if out, err := exec.Command("chown", "postgres", dir).CombinedOutput(); err != nil {
+		t.Fatalf("chown %s: %v\n%s", dir, err, out)
+	}
+	c.asPostgres(filepath.Join(c.bin, "initdb"), "-D", c.data(), "-A", "trust", "-U", "postgres", "--no-sync")
+	c.start()
+	return c
+}
+
+func (c *pgCluster) data() string { return filepath.Join(c.dir, "data") }
+
+func (c *pgCluster) asPostgres(args ...string) string {
+	c.t.Helper()
+	out, err := exec.Command("runuser", append([]string{"-u", "postgres", "--"}, args...)...).CombinedOutput()
+	if err != nil {
+		c.t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func (c *pgCluster) pgctl(args ...string) {
+	_ = exec.Command("runuser", append([]string{"-u", "postgres", "--", filepath.Join(c.bin, "pg_ctl"), "-D", c.data(), "-w"}, args...)...).Run()
+}
+
+// start starts the cluster and waits until it accepts connections.
+func (c *pgCluster) start() {
+	c.t.Helper()
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50", c.port, c.dir)
+	c.asPostgres(filepath.Join(c.bin, "pg_ctl"), "-D", c.data(), "-l", filepath.Join(c.dir, "log"), "-o", opts, "-w", "start")
+}
+
+// crash stops the cluster the hard way (immediate: no checkpoint, recovery
+// on the next start), as a machine or process crash would.
+func (c *pgCluster) crash() {
+	c.t.Helper()
+	c.asPostgres(filepath.Join(c.bin, "pg_ctl"), "-D", c.data(), "-m", "immediate", "-w", "stop")
+}
+
+// createDB creates a database and returns its URL.
+func (c *pgCluster) createDB(name string) string {
+	c.t.Helper()
+	c.asPostgres(filepath.Join(c.bin, "psql"), "-h", "127.0.0.1", "-p", strconv.Itoa(c.port), "-U", "postgres", "-d", "postgres", "-c", "CREATE DATABASE "+name)
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.port, name)
 }

@@ -121,6 +121,41 @@ func TestDatabaseConnectionsTerminated(t *testing.T) {
 	}
 }
 
+// TestPostgresCrashRestart: the database itself goes away (a private
+// PostgreSQL cluster stopped with pg_ctl -m immediate, then started again
+// and recovered) while the relay drains a backlog; the same relay process
+// (and its LISTEN connection) comes back by itself.
+func TestPostgresCrashRestart(t *testing.T) {
+	for _, s := range []stack{pgJetStream} {
+		t.Run(s.String(), func(t *testing.T) {
+			pg := newPGCluster(t)
+			e := newEnv(t, s, withDSN(pg.createDB("e2e")))
+			p := e.produce("-aggs", "50", "-per", "100", "-batch", "250")
+			cons := e.consume()
+			relay := e.relay("relay", nil, "--batch-size", "100")
+			time.Sleep(400 * time.Millisecond)
+			pg.crash()
+			down := time.Now()
+			time.Sleep(2 * time.Second)
+			pg.start()
+			t.Logf("PostgreSQL down (crashed, then recovered) for %s", time.Since(down).Round(time.Millisecond))
+			// New messages after the restart wake the relay through LISTEN
+			// or polling; both must work again.
+			p2 := e.produce("-prefix", "after", "-aggs", "5", "-per", "20", "-batch", "10")
+			e.waitDelivered(2 * time.Minute)
+			if !relay.running() {
+				t.Fatalf("the relay exited when PostgreSQL went away:\n%s", tail(relay.err.String(), 20))
+			}
+			relay.stop(t)
+			c := cons.finish(t)
+			if !strings.Contains(relay.err.String(), "level=WARN") {
+				t.Errorf("the relay logged no warning: the outage did not reach it")
+			}
+			e.verify(producerCounts{Sent: p.Sent + p2.Sent, Committed: p.Committed + p2.Committed}, c)
+		})
+	}
+}
+
 // terminateConnections ends every other session on the test database and
 // returns how many.
 func (e *env) terminateConnections() int {
