@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/outboxify/outboxify/analyzer/config"
+	"github.com/outboxify/outboxify/analyzer/consumer"
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
 )
 
@@ -28,8 +29,8 @@ type Options struct {
 	// library (or a configured publisher/writer) keep them: the others
 	// cannot write or publish, and dropping them halves load time.
 	AllBodies bool
-	// Analyzer replaces the dual-write analyzer (tests of the loader).
-	// Its result type must be *dualwrite.Result.
+	// Analyzer replaces the dual-write and consumer analyzers (tests of
+	// the loader). Its result type must be *dualwrite.Result.
 	Analyzer *analysis.Analyzer
 }
 
@@ -42,8 +43,12 @@ type Program struct {
 	// Packages are the root packages matched by the patterns, with full
 	// syntax and type information (test variants too when Options.Tests).
 	Packages []*packages.Package
-	// Findings of all root packages, deduplicated and sorted by position.
+	// Findings of all root packages, deduplicated and sorted by position:
+	// the dual-write rules and the consumer rules (OBX101, OBX102).
 	Findings []dualwrite.Finding
+	// Consumers are the broker consumers found in the root packages, with
+	// their guards (what `report` lists); empty when Options.Analyzer is set.
+	Consumers []consumer.Consumer
 }
 
 // LoadError reports packages that could not be loaded or type-checked.
@@ -113,15 +118,15 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), abs)
 	}
-	a := opts.Analyzer
-	if a == nil {
-		a = newAnalyzer(cfg, tests, pkgs)
+	analyzers := []*analysis.Analyzer{opts.Analyzer}
+	if opts.Analyzer == nil {
+		analyzers = newAnalyzers(cfg, tests, pkgs)
 	}
-	findings, err := analyze(a, pkgs)
-	if err != nil {
+	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs}
+	if err := prog.analyze(analyzers); err != nil {
 		return nil, err
 	}
-	return &Program{Dir: abs, Fset: fset, Packages: pkgs, Findings: findings}, nil
+	return prog, nil
 }
 
 // ConfigError reports a .outboxify.yaml that cannot be read or parsed.
@@ -161,24 +166,52 @@ func packageErrors(pkgs []*packages.Package) []packages.Error {
 	return errs
 }
 
-// analyze runs a over pkgs and collects the findings of the roots.
-func analyze(a *analysis.Analyzer, pkgs []*packages.Package) ([]dualwrite.Finding, error) {
-	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+// analyze runs the analyzers over the program's packages and collects the
+// findings (and consumers) of the roots.
+func (p *Program) analyze(analyzers []*analysis.Analyzer) error {
+	graph, err := checker.Analyze(analyzers, p.Packages, nil)
 	if err != nil {
-		return nil, fmt.Errorf("scan: %w", err)
+		return fmt.Errorf("scan: %w", err)
 	}
 	var findings []dualwrite.Finding
+	seen := map[string]bool{}
 	for _, act := range graph.Roots {
 		if act.Err != nil {
-			return nil, fmt.Errorf("scan: analyzing %s: %w", act.Package.PkgPath, act.Err)
+			return fmt.Errorf("scan: %s on %s: %w", act.Analyzer.Name, act.Package.PkgPath, act.Err)
 		}
-		res, ok := act.Result.(*dualwrite.Result)
-		if !ok || res == nil {
-			continue
+		switch res := act.Result.(type) {
+		case *dualwrite.Result:
+			if res != nil {
+				findings = append(findings, res.Findings...)
+			}
+		case *consumer.Result:
+			if res == nil {
+				continue
+			}
+			findings = append(findings, res.Findings...)
+			for _, c := range res.Consumers {
+				if k := c.Call.Position.String(); !seen[k] { // test variants repeat files
+					seen[k] = true
+					p.Consumers = append(p.Consumers, c)
+				}
+			}
 		}
-		findings = append(findings, res.Findings...)
 	}
-	return sortFindings(dedupe(findings)), nil
+	sort.SliceStable(p.Consumers, func(i, j int) bool {
+		return positionLess(p.Consumers[i].Call.Position, p.Consumers[j].Call.Position)
+	})
+	p.Findings = sortFindings(dedupe(findings))
+	return nil
+}
+
+func positionLess(a, b token.Position) bool {
+	if a.Filename != b.Filename {
+		return a.Filename < b.Filename
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
 }
 
 // dedupe drops findings reported twice: with Options.Tests a package's
@@ -203,14 +236,8 @@ func dedupe(fs []dualwrite.Finding) []dualwrite.Finding {
 func sortFindings(fs []dualwrite.Finding) []dualwrite.Finding {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i].Publish.Position, fs[j].Publish.Position
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
+		if a != b {
+			return positionLess(a, b)
 		}
 		return fs[i].Rule < fs[j].Rule
 	})

@@ -51,6 +51,18 @@ var Rules = []RuleDoc{
 		Help:  "Pass the write's transaction (`tx`) to the outbox insert.",
 	},
 	{
+		ID: dualwrite.RuleConsumerInbox, Name: "ConsumerWithoutInbox", Level: "warning",
+		Short: "Consumer handler writes without the inbox or an idempotent upsert",
+		Full:  "Brokers and the outbox relay deliver at least once, so the handler sees some messages twice; its database write runs again on every redelivery.",
+		Help:  "Insert the message id into the inbox table in the same transaction as the handler's writes (`INSERT ... ON CONFLICT DO NOTHING`, skip when it exists) and ack after commit, or make the write an upsert keyed by the entity.",
+	},
+	{
+		ID: dualwrite.RuleExternalNoKey, Name: "ConsumerExternalCallWithoutIdempotencyKey", Level: "warning",
+		Short: "Consumer handler calls an external API without an idempotency key",
+		Full:  "A redelivered message repeats the handler's external side effect (a charge, an email) unless the call carries a key derived from the message id.",
+		Help:  "Pass an idempotency key derived from the message id to the external API (payment providers accept one), or record the call in the inbox transaction first.",
+	},
+	{
 		ID: dualwrite.RuleUnusedSuppress, Name: "UnusedOrBareSuppression", Level: "warning",
 		Short: "Suppression that matches nothing or has no reason",
 		Full:  "An `//outboxify:ignore` comment suppresses no finding, or gives no reason; stale suppressions hide future bugs.",

@@ -84,7 +84,7 @@ func TestSARIFShape(t *testing.T) {
 			t.Errorf("rule %s level %q", id, lvl)
 		}
 	}
-	for _, want := range []string{"OBX001", "OBX002", "OBX003", "OBX004", "OBX005", "OBX006", "OBX900"} {
+	for _, want := range []string{"OBX001", "OBX002", "OBX003", "OBX004", "OBX005", "OBX006", "OBX101", "OBX102", "OBX900"} {
 		if !slices.Contains(ids, want) {
 			t.Errorf("rule %s missing from driver.rules %v", want, ids)
 		}

@@ -32,7 +32,7 @@ type paymentResult struct {
 // Run consumes until ctx ends.
 func (c *PaymentResults) Run(ctx context.Context) error {
 	for {
-		msg, err := c.reader.FetchMessage(ctx)
+		msg, err := c.reader.FetchMessage(ctx) // scan: OBX101
 		if err != nil {
 			return fmt.Errorf("fetch: %w", err)
 		}
