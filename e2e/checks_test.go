@@ -95,7 +95,7 @@ var failpointRe = regexp.MustCompile(`failpoint after-publish reached: (\d+) mes
 // the broker acked a batch and before the rows were marked; the restarted
 // relay publishes the batch again and the consumer applies each message once.
 func TestKillBetweenPublishAndMark(t *testing.T) {
-	for _, s := range checkStacks {
+	for _, s := range append(checkStacks, pgKafkaGo, pgSarama) {
 		t.Run(s.String(), func(t *testing.T) {
 			e := newEnv(t, s)
 			cons := e.consume()

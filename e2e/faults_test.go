@@ -282,7 +282,7 @@ func TestCommitOrderNotStartOrder(t *testing.T) {
 // --on-dead-letter=block the rest of its aggregate waits, with skip it goes
 // on; every other aggregate flows.
 func TestPoisonMessage(t *testing.T) {
-	for _, s := range faultStacks {
+	for _, s := range append(faultStacks, pgKafkaGo, pgSarama) {
 		for _, mode := range []string{"block", "skip"} {
 			t.Run(s.String()+"/"+mode, func(t *testing.T) {
 				e := newEnv(t, s, withMaxMsgSize(2048))
@@ -290,7 +290,7 @@ func TestPoisonMessage(t *testing.T) {
 				p := e.produce("-aggs", "6", "-per", "10", "-batch", "10", "-workers", "1",
 					"-poison-agg", "0", "-poison-n", "3", "-poison-bytes", "4096")
 				relay := e.relay("relay", nil, "--max-attempts", "3", "--retry-base", "50ms", "--retry-max", "200ms", "--on-dead-letter", mode)
-				eventually(t, 60*time.Second, "the poison message dead-lettered", func() bool {
+				eventually(t, 20*time.Second, "the poison message dead-lettered", func() bool {
 					return e.count(`SELECT count(*) FROM outbox WHERE dead_at IS NOT NULL`) >= 1
 				})
 				time.Sleep(500 * time.Millisecond)      // a wrong relay may dead-letter more

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -48,6 +49,10 @@ var (
 	pgJetStream = stack{"postgres", "jetstream"}
 	myJetStream = stack{"mysql", "jetstream"}
 	pgKafka     = stack{"postgres", "franz-go"}
+	// The other Kafka clients' publishers, for the publisher-specific
+	// tests (republish after a kill, poison message).
+	pgKafkaGo = stack{"postgres", "kafka-go"}
+	pgSarama  = stack{"postgres", "sarama"}
 )
 
 // binaries are the built programs of one stack.
@@ -129,7 +134,11 @@ func buildStack(s stack) (*binaries, error) {
 }
 
 func renderApp(cfg templates.Config) ([]byte, error) {
-	t, err := template.New("app").Funcs(template.FuncMap{"quote": func(s string) string { return fmt.Sprintf("%q", s) }}).Parse(appTemplate)
+	funcs := template.FuncMap{
+		"quote": func(s string) string { return fmt.Sprintf("%q", s) },
+		"oneof": func(v string, set ...string) bool { return slices.Contains(set, v) },
+	}
+	t, err := template.New("app").Funcs(funcs).Parse(appTemplate)
 	if err != nil {
 		return nil, err
 	}
