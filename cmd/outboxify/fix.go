@@ -22,6 +22,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/outboxify/outboxify/generate"
+	"github.com/outboxify/outboxify/report"
 	"github.com/outboxify/outboxify/rewrite"
 	"github.com/outboxify/outboxify/scan"
 )
@@ -83,6 +84,12 @@ missing, so the rewritten code compiles. --diff prints a unified diff and
 writes nothing. Files are written atomically; a rewritten file that would
 not compile is left untouched. What was replaced is recorded in
 .outboxify/fixes.json for outboxify report.
+
+Like generate, fix ends with the migration's output contract (what
+outboxify report prints) for the module as fix left it: after the list
+of what was replaced and left in text, as the "report" field next to
+fix's own fields in json. The report informs; it does not change fix's
+exit status. --diff writes nothing, so it prints no report.
 
 Exit status: 0 everything fixed, 1 findings left for a person, 2 the
 packages did not load or type-check (nothing written), or bad flags.`,
@@ -216,13 +223,27 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		return withCode(exitError, err)
 	}
 
+	// The contract of the module as fix left it (same packages). A CI job
+	// reads one JSON document, so in json it is a field of fix's output.
+	rep, err := report.Build(p.dir, report.Options{Patterns: p.patterns})
+	if err != nil {
+		fmt.Fprintf(stderr, "outboxify: report: %v\n", err)
+	}
 	if p.json {
 		out := struct {
 			fixRecord
-			Generated []string `json:"generated"`
-		}{rec, generated}
+			Generated []string        `json:"generated"`
+			Report    json.RawMessage `json:"report"`
+		}{rec, generated, json.RawMessage("null")}
 		if out.Generated == nil {
 			out.Generated = []string{}
+		}
+		if rep != nil {
+			b, err := rep.JSON()
+			if err != nil {
+				return withCode(exitError, fmt.Errorf("report: %w", err))
+			}
+			out.Report = b
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -234,6 +255,9 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			fmt.Fprintf(stdout, "generated %s\n", rewrite.DisplayPath(prog.Dir, filepath.Join(root, filepath.FromSlash(g))))
 		}
 		rewrite.Text(stdout, prog.Dir, res)
+		if rep != nil {
+			fmt.Fprintf(stdout, "\n%s", rep.Markdown())
+		}
 	}
 	if len(res.Manual) > 0 {
 		return withCode(exitFindings, nil)
