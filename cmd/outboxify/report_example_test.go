@@ -18,10 +18,12 @@ import (
 )
 
 // TestReportExample runs the scripts in testdata/report_example against a
-// copy of the shipped example module ($WORK/example): report before fix,
-// then fix + generate + report. Generated code needs its requirements
-// (uuid, prometheus) added with `go get`; they come from the local module
-// cache served as a file:// proxy, so the test stays offline.
+// copy of the shipped example module ($WORK/example): report before fix;
+// then fix (which generates) + report, with what fix left for a person
+// still listed; then that person's edits (edit/cp in the script), go build,
+// scan and a complete report. Generated code needs its requirements (uuid,
+// prometheus) added with `go get`; they come from the local module cache
+// served as a file:// proxy, so the test stays offline.
 func TestReportExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the example module several times")
@@ -101,12 +103,88 @@ func TestReportExample(t *testing.T) {
 					ts.Fatalf("report lists %+v\nfixes.json has %+v", rep.DualWrites.Replaced, fixes.Replaced)
 				}
 			},
-			// schema: the last command's stdout is a report that matches
-			// report/schema.json.
+			// manual-match: the last command's stdout (report JSON) lists
+			// as remaining exactly the dual writes .outboxify/fixes.json
+			// says fix left for a person (consumer rules, OBX1xx, are not
+			// dual writes).
+			"manual-match": func(ts *testscript.TestScript, neg bool, args []string) {
+				type finding struct {
+					Rule string
+					File string
+					Line int
+				}
+				var fixes struct{ Manual []finding }
+				var rep struct {
+					DualWrites struct{ Remaining []finding } `json:"dual_writes"`
+				}
+				if err := json.Unmarshal([]byte(ts.ReadFile(".outboxify/fixes.json")), &fixes); err != nil {
+					ts.Fatalf("fixes.json: %v", err)
+				}
+				if err := json.Unmarshal([]byte(ts.ReadFile("stdout")), &rep); err != nil {
+					ts.Fatalf("stdout: %v", err)
+				}
+				var left []finding
+				for _, m := range fixes.Manual {
+					if !strings.HasPrefix(m.Rule, "OBX1") {
+						left = append(left, m)
+					}
+				}
+				if len(left) == 0 {
+					ts.Fatalf("fixes.json left no dual write: nothing to compare")
+				}
+				if !reflect.DeepEqual(left, rep.DualWrites.Remaining) {
+					ts.Fatalf("report lists as remaining %+v\nfixes.json left %+v", rep.DualWrites.Remaining, left)
+				}
+			},
+			// schema [field]: the last command's stdout, or its top-level
+			// field (fix --format json carries the report in "report"), is
+			// a report that matches report/schema.json.
 			"schema": func(ts *testscript.TestScript, neg bool, args []string) {
-				err := report.Validate([]byte(ts.ReadFile("stdout")))
+				if len(args) > 1 {
+					ts.Fatalf("usage: schema [field]")
+				}
+				doc := []byte(ts.ReadFile("stdout"))
+				if len(args) == 1 {
+					var fields map[string]json.RawMessage
+					if err := json.Unmarshal(doc, &fields); err != nil {
+						ts.Fatalf("stdout: %v", err)
+					}
+					var ok bool
+					if doc, ok = fields[args[0]]; !ok {
+						ts.Fatalf("stdout has no field %q", args[0])
+					}
+				}
+				err := report.Validate(doc)
 				if (err == nil) == neg {
 					ts.Fatalf("schema: %v (negated: %v)", err, neg)
+				}
+			},
+			// edit file edits: apply a person's edits to file. edits holds
+			// blocks of "<<<<<<<", the old text, "=======", the new text,
+			// ">>>>>>>"; each old text must occur in file exactly once, so
+			// an edit that no longer fits the example fails loudly.
+			"edit": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: edit file edits")
+				}
+				text := ts.ReadFile(args[0])
+				blocks := strings.Split(ts.ReadFile(args[1]), "<<<<<<<\n")
+				if strings.TrimSpace(blocks[0]) != "" || len(blocks) < 2 {
+					ts.Fatalf("%s: want blocks starting with <<<<<<<", args[1])
+				}
+				for i, b := range blocks[1:] {
+					old, rest, ok1 := strings.Cut(b, "=======\n")
+					repl, tail, ok2 := strings.Cut(rest, ">>>>>>>\n")
+					if !ok1 || !ok2 || strings.TrimSpace(tail) != "" {
+						ts.Fatalf("%s: block %d is not <<<<<<< old ======= new >>>>>>>", args[1], i+1)
+					}
+					if n := strings.Count(text, old); n != 1 {
+						ts.Fatalf("%s: block %d: old text occurs %d times in %s, want once:\n%s", args[1], i+1, n, args[0], old)
+					}
+					text = strings.Replace(text, old, repl, 1)
+				}
+				if err := os.WriteFile(ts.MkAbs(args[0]), []byte(text), 0o644); err != nil {
+					ts.Fatalf("edit: %v", err)
 				}
 			},
 		},
