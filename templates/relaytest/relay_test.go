@@ -29,6 +29,7 @@ func init() {
 	register(relayCase{
 		ident: "{{.Ident}}", db: "{{.DB}}", broker: "{{.Broker}}",
 		main: {{.Ident}}.Main,
+		isUnavailable: {{.Ident}}.IsUnavailable,
 		runFake: func(ctx context.Context, dbURL string, pub publishFunc, o fakeOptions) error {
 			db, err := {{.Ident}}.Open(ctx, dbURL, 4)
 			if err != nil {

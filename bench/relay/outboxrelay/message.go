@@ -121,8 +121,14 @@ func Unavailable(err error) error {
 }
 
 // IsUnavailable reports whether err means the broker could not be reached
-// (marked with Unavailable, a network error, a timeout or a closed
+// (marked with Unavailable, a timeout, a failed dial, a closed or reset
 // connection) rather than that it rejected the message.
+//
+// Only connection-level errors count: a net.Error whose Timeout() is false
+// is not enough, because some clients' protocol error codes implement
+// net.Error (kafka-go's kafka.Error has Timeout and Temporary), and a broker
+// that answers with an error code was reached. Publishers classify their
+// client's own error types and wrap the retriable ones with Unavailable.
 func IsUnavailable(err error) bool {
 	if err == nil {
 		return false
@@ -131,12 +137,17 @@ func IsUnavailable(err error) bool {
 	if errors.As(err, &u) {
 		return true
 	}
-	var ne net.Error
+	var timeout interface{ Timeout() bool }
+	var opErr *net.OpError
+	var dnsErr *net.DNSError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled),
-		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed),
-		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
-		errors.As(err, &ne):
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.ErrClosedPipe), errors.Is(err, net.ErrClosed),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNABORTED),
+		errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ETIMEDOUT), errors.Is(err, syscall.EHOSTUNREACH),
+		errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.ENETDOWN),
+		errors.As(err, &opErr), errors.As(err, &dnsErr),
+		errors.As(err, &timeout) && timeout.Timeout():
 		return true
 	}
 	return false

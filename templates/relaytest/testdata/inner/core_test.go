@@ -5,12 +5,17 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/segmentio/kafka-go"
 )
 
 // dialects run the core tests on both databases (relay to JetStream).
@@ -442,4 +447,44 @@ func TestLeaderModeTwoRelays(t *testing.T) {
 			t.Fatalf("hot aggregate: last message %d, want %d", last["hot"], hot)
 		}
 	})
+}
+
+// codeNetError is an error type like kafka-go's kafka.Error: a broker's
+// error code that implements net.Error.
+type codeNetError int
+
+func (e codeNetError) Error() string   { return fmt.Sprintf("[%d] broker error code (test)", int(e)) }
+func (e codeNetError) Timeout() bool   { return false }
+func (e codeNetError) Temporary() bool { return true }
+
+// TestIsUnavailable: connection-level errors are "unavailable" (no attempt
+// used); a broker's answer is not, even when its error type implements
+// net.Error (kafka-go's kafka.Error does, for every code).
+func TestIsUnavailable(t *testing.T) {
+	dial := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{errors.New("message too large (test)"), false},
+		{codeNetError(10), false},
+		{fmt.Errorf("write: %w", codeNetError(2)), false},
+		{kafka.MessageSizeTooLarge, false},
+		{kafka.InvalidMessage, false},
+		{fmt.Errorf("produce: %w", kafka.TopicAuthorizationFailed), false},
+		{kafka.RequestTimedOut, true}, // Timeout() is true
+		{dial, true},
+		{fmt.Errorf("connect: %w", dial), true},
+		{fmt.Errorf("read: %w", io.EOF), true},
+		{syscall.ECONNRESET, true},
+		{context.DeadlineExceeded, true},
+		{os.ErrDeadlineExceeded, true},
+	} {
+		for _, ident := range []string{"pg_jetstream", "pg_kafkago"} {
+			if got := get(t, ident).isUnavailable(tc.err); got != tc.want {
+				t.Errorf("%s.IsUnavailable(%T %v) = %v, want %v", ident, tc.err, tc.err, got, tc.want)
+			}
+		}
+	}
 }

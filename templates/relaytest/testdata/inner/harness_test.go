@@ -34,6 +34,7 @@ type relayCase struct {
 	ident, db, broker string
 	main              func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	runFake           func(ctx context.Context, dbURL string, pub publishFunc, o fakeOptions) error
+	isUnavailable     func(error) bool // the package's IsUnavailable
 }
 
 var cases = map[string]relayCase{}
