@@ -392,18 +392,13 @@ func (r *Relay) publishWaves(ctx context.Context, msgs []*Message) []error {
 		if len(wave) == 0 {
 			continue
 		}
-		wctx, cancel := context.WithTimeout(ctx, r.opts.PublishTimeout)
-		res := r.pub.Publish(wctx, wave)
-		cancel()
+		res := r.publish(ctx, wave)
+		if len(wave) > 1 {
+			r.republishRejected(ctx, wave, res)
+		}
 		for j, i := range idx {
-			var e error
-			if j < len(res) {
-				e = res[j]
-			} else {
-				e = errors.New("publisher returned fewer results than messages")
-			}
-			errs[i] = e
-			if e != nil {
+			errs[i] = res[j]
+			if res[j] != nil {
 				failed[aggregate{msgs[i].AggregateType, msgs[i].AggregateID}] = true
 			}
 		}
@@ -412,6 +407,53 @@ func (r *Relay) publishWaves(ctx context.Context, msgs []*Message) []error {
 		}
 	}
 	return errs
+}
+
+// publish sends one wave within PublishTimeout and returns one result per
+// message.
+func (r *Relay) publish(ctx context.Context, wave []*Message) []error {
+	wctx, cancel := context.WithTimeout(ctx, r.opts.PublishTimeout)
+	defer cancel()
+	res := r.pub.Publish(wctx, wave)
+	out := make([]error, len(wave))
+	for j := range out {
+		if j < len(res) {
+			out[j] = res[j]
+		} else {
+			out[j] = errors.New("publisher returned fewer results than messages")
+		}
+	}
+	return out
+}
+
+// republishRejected publishes each rejected message of a wave again, alone,
+// one at a time, and replaces its result. Clients that batch (Kafka produce
+// batches, SQS batch calls) can have a whole batch refused for one message
+// in it (a topic's max message size below the batch size): the other
+// messages in that batch were not at fault and must not use up attempts or
+// be dead-lettered with it. Only what the broker rejects alone counts as
+// rejected. Nothing else of their aggregates was sent in this wave, so
+// per-aggregate order holds.
+func (r *Relay) republishRejected(ctx context.Context, wave []*Message, res []error) {
+	rejected := 0
+	for _, e := range res {
+		if e != nil && !IsUnavailable(e) {
+			rejected++
+		}
+	}
+	if rejected == 0 {
+		return
+	}
+	r.log.Debug("outbox wave had rejections: publishing each rejected message alone", "wave", len(wave), "rejected", rejected)
+	for j, m := range wave {
+		if e := res[j]; e == nil || IsUnavailable(e) {
+			continue
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		res[j] = r.publish(ctx, []*Message{m})[0]
+	}
 }
 
 func (r *Relay) setOwned(shard int, held bool) {

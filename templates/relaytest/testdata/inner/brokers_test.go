@@ -3,6 +3,7 @@ package relaytest
 import (
 	"context"
 	"crypto/md5"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -180,6 +181,57 @@ func TestKafkaClients(t *testing.T) {
 			// Per-key order holds within a partition; order the consumer's
 			// view by partition offset (records of one key share a partition).
 			verifyDelivery(t, rows, got, false, false)
+		})
+	}
+}
+
+// TestKafkaPoisonMessage runs each Kafka client against a broker whose
+// message.max.bytes is below one 4 KiB message: that message is rejected
+// (MESSAGE_TOO_LARGE, a broker error code, not an outage) and dead-lettered
+// after --max-attempts; the messages the broker refused only because they
+// shared its produce batch use no attempt, and every other message flows.
+func TestKafkaPoisonMessage(t *testing.T) {
+	for _, ident := range []string{"pg_kafkago", "pg_franzgo", "pg_sarama"} {
+		t.Run(ident, func(t *testing.T) {
+			c := get(t, ident)
+			topic := randName("poison")
+			// One partition: every aggregate shares the poison's produce batches.
+			cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, topic),
+				kfake.BrokerConfigs(map[string]string{"message.max.bytes": "2048"}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cluster.Close()
+			d := openDB(t, c.db)
+			var rows []row
+			for n := 1; n <= 3; n++ {
+				for a := 0; a < 6; a++ {
+					agg := fmt.Sprintf("k-%d", a)
+					payload := fmt.Sprintf(`{"agg": %q, "n": %d}`, agg, n)
+					if a == 0 && n == 2 {
+						pad := make([]byte, 3072) // random: franz-go compresses batches
+						_, _ = rand.Read(pad)
+						payload = fmt.Sprintf(`{"agg": %q, "n": %d, "pad": %q}`, agg, n, base64.StdEncoding.EncodeToString(pad))
+					}
+					rows = append(rows, row{AggregateType: topic, AggregateID: agg, Payload: payload})
+				}
+			}
+			rows = d.insert(t, rows...)
+			poison := rows[6].ID
+			startRelay(t, c, fastFlags(d, "--broker-url", strings.Join(cluster.ListenAddrs(), ","), "--batch-size", "100",
+				"--max-attempts", "3", "--on-dead-letter", "skip")...)
+			eventually(t, 60*time.Second, "the poison message dead-lettered and the rest published", func() bool {
+				return d.state(t, poison).dead && d.count(t, "published_at IS NULL AND dead_at IS NULL") == 0
+			})
+			if s := d.state(t, poison); s.attempts != 3 || !strings.Contains(strings.ToLower(strings.ReplaceAll(s.lastError, "_", " ")), "too large") {
+				t.Fatalf("dead letter: %+v, want 3 attempts and the broker's message-too-large error", s)
+			}
+			if n := d.count(t, "dead_at IS NOT NULL"); n != 1 {
+				t.Fatalf("%d messages dead-lettered, want only the poison message", n)
+			}
+			if n := d.count(t, "attempts > 0 AND id <> $1", poison); n != 0 {
+				t.Fatalf("%d messages the broker accepts alone used attempts", n)
+			}
 		})
 	}
 }

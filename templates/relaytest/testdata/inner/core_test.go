@@ -449,6 +449,72 @@ func TestLeaderModeTwoRelays(t *testing.T) {
 	})
 }
 
+// TestBatchRejectionRetriesAlone: a broker that refuses a whole publish
+// call because of one message in it (a Kafka produce batch over the topic's
+// max message size) must not cost the other messages of the call attempts:
+// the relay publishes each rejected message again alone, and only the one
+// still rejected alone uses attempts and is dead-lettered; its successor
+// waits (block), the others flow in order.
+func TestBatchRejectionRetriesAlone(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		var rows []row
+		for n := 1; n <= 2; n++ {
+			for _, agg := range []string{"P", "A", "B", "C"} {
+				rows = append(rows, row{AggregateType: "t", AggregateID: agg, Payload: fmt.Sprintf(`{"agg": %q, "n": %d}`, agg, n)})
+			}
+		}
+		rows = d.insert(t, rows...)
+		p1, p2 := rows[0].ID, rows[4].ID
+		rec := &recorder{}
+		var multi int // calls with more than one message (under rec.mu)
+		rec.batch = func(msgs []*Msg) error {
+			if len(msgs) > 1 {
+				multi++
+			}
+			for _, m := range msgs {
+				if m.ID == p1 {
+					return errors.New("MESSAGE_TOO_LARGE: batch refused (test)")
+				}
+			}
+			return nil
+		}
+		runFake(t, c, d, rec, defaultFake())
+		eventually(t, 30*time.Second, "P1 dead-lettered", func() bool { return d.state(t, p1).dead })
+		eventually(t, 30*time.Second, "A, B, C published", func() bool {
+			return d.count(t, "aggregate_id <> 'P' AND published_at IS NULL") == 0
+		})
+		time.Sleep(150 * time.Millisecond)
+		if s := d.state(t, p1); s.attempts != 3 || !strings.Contains(s.lastError, "MESSAGE_TOO_LARGE") {
+			t.Fatalf("dead letter P1: %+v, want 3 attempts and the broker's error", s)
+		}
+		for _, r := range rows[1:] {
+			if r.AggregateID == "P" {
+				continue
+			}
+			if s := d.state(t, r.ID); s.attempts != 0 || s.dead || s.lastError != "" {
+				t.Fatalf("%s (refused only together with P1): %+v, want no attempt used", r.Payload, s)
+			}
+		}
+		if s := d.state(t, p2); s.published || s.attempts != 0 {
+			t.Fatalf("P2 behind the dead letter: %+v, want it waiting untouched", s)
+		}
+		var payloads []struct{ agg, body string }
+		rec.mu.Lock()
+		if multi == 0 {
+			rec.mu.Unlock()
+			t.Fatal("the relay never published more than one message per call: the test did not batch")
+		}
+		for _, m := range rec.acked {
+			payloads = append(payloads, struct{ agg, body string }{m.AggregateID, string(m.Payload)})
+		}
+		rec.mu.Unlock()
+		if last := checkOrder(t, payloads); last["A"] != 2 || last["B"] != 2 || last["C"] != 2 || last["P"] != 0 {
+			t.Fatalf("acked per aggregate up to %v, want A, B, C 2 and P none", last)
+		}
+	})
+}
+
 // codeNetError is an error type like kafka-go's kafka.Error: a broker's
 // error code that implements net.Error.
 type codeNetError int

@@ -430,6 +430,10 @@ type recorder struct {
 	calls int
 	// decide returns the error for a message (nil acks it).
 	decide func(m *Msg, call int) error
+	// batch, when not nil, sees a whole Publish call first: a non-nil
+	// result rejects every message of the call (as a broker that refuses a
+	// produce batch for one record in it).
+	batch func(msgs []*Msg) error
 	// gate, when not nil, blocks every Publish until it is closed.
 	gate chan struct{}
 	// entered gets a value when a Publish call starts.
@@ -458,6 +462,14 @@ func (r *recorder) publish(ctx context.Context, msgs []*Msg) []error {
 	defer r.mu.Unlock()
 	r.calls++
 	errs := make([]error, len(msgs))
+	if r.batch != nil {
+		if err := r.batch(msgs); err != nil {
+			for i := range errs {
+				errs[i] = err
+			}
+			return errs
+		}
+	}
 	for i, m := range msgs {
 		if r.decide != nil {
 			errs[i] = r.decide(m, r.calls)
