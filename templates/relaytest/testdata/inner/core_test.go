@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -224,10 +225,11 @@ func TestRejectionHoldsBackItsAggregate(t *testing.T) {
 		)
 		a2 := rows[2].ID
 		rejected := make(chan struct{})
+		var once sync.Once // the relay offers A2 twice per attempt: in its wave, then alone
 		rec := &recorder{}
 		rec.decide = func(m *Msg, call int) error {
 			if m.ID == a2 && m.Attempts == 0 {
-				close(rejected)
+				once.Do(func() { close(rejected) })
 				return errors.New("broker says no (test)")
 			}
 			return nil
