@@ -69,9 +69,10 @@ func (r *Report) fill() {
 	default:
 		d.Found = true
 	}
-	if len(d.Manual) > 0 && d.Scanned && len(d.Remaining) == 0 {
+	if n := manualDualWrites(d.Manual); n > 0 && d.Scanned && len(d.Remaining) == 0 {
 		// fix left them, but they no longer show up in scan: a person fixed them.
-		parts = append(parts, fmt.Sprintf("%d fixed by hand", len(d.Manual)))
+		// Consumer findings fix also leaves are not dual writes: not counted here.
+		parts = append(parts, fmt.Sprintf("%d fixed by hand", n))
 	}
 	d.Text = strings.Join(parts, "; ")
 	if d.Missing != "" && !d.Found {
@@ -239,4 +240,15 @@ func (r *Report) JSON() ([]byte, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// manualDualWrites counts the dual-write findings among those fix left.
+func manualDualWrites(ms []Manual) int {
+	n := 0
+	for _, m := range ms {
+		if isDualWriteRule(m.Rule) {
+			n++
+		}
+	}
+	return n
 }

@@ -63,4 +63,3 @@ func (r *Relay) Once(ctx context.Context, limit int) (int, error) {
 	}
 	return len(msgs), nil
 }
-
