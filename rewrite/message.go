@@ -628,7 +628,14 @@ func snsPublish(x *extractor, call *ast.CallExpr) ([]message, string) {
 	if m.payload, ok = x.bytes(field(l, "Message")); !ok {
 		return nil, unsupported("the message")
 	}
+	return x.finishAWS(l, m)
+}
+
+// finishAWS completes an SNS or SQS message: the FIFO group id is the
+// ordering key, message attributes become headers.
+func (x *extractor) finishAWS(l *ast.CompositeLit, m message) ([]message, string) {
 	if g := field(l, "MessageGroupId"); g != nil {
+		var ok bool
 		if m.aggID, ok = x.str(g); !ok {
 			return nil, unsupported("the message group id")
 		}
@@ -652,16 +659,7 @@ func sqsSend(x *extractor, call *ast.CallExpr) ([]message, string) {
 	if m.payload, ok = x.bytes(field(l, "MessageBody")); !ok {
 		return nil, unsupported("the message body")
 	}
-	if g := field(l, "MessageGroupId"); g != nil {
-		if m.aggID, ok = x.str(g); !ok {
-			return nil, unsupported("the message group id")
-		}
-	}
-	var why string
-	if m.headers, why = x.awsAttributes(field(l, "MessageAttributes")); why != "" {
-		return nil, why
-	}
-	return []message{x.finish(m)}, ""
+	return x.finishAWS(l, m)
 }
 
 func kinesisPut(x *extractor, call *ast.CallExpr) ([]message, string) {
