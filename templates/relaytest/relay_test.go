@@ -36,7 +36,7 @@ func init() {
 				return err
 			}
 			defer db.Close()
-			r, err := {{.Ident}}.New(db, fake_{{.Ident}}{pub}, {{.Ident}}.Options{BatchSize: o.BatchSize, Shards: o.Shards,
+			r, err := {{.Ident}}.New(db, fake_{{.Ident}}{pub}, {{.Ident}}.Options{BatchSize: o.BatchSize, Shards: o.Shards, Pipeline: o.Pipeline,
 				PollInterval: o.PollInterval, MaxAttempts: o.MaxAttempts, RetryBase: o.RetryBase, RetryMax: o.RetryMax,
 				OnDeadLetter: o.OnDeadLetter, ShutdownTimeout: o.ShutdownTimeout, PublishTimeout: o.PublishTimeout, Notify: "off",
 				Logger: quietLogger()})

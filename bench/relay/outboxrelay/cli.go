@@ -157,6 +157,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var metricsAddr string
 	fs.IntVar(&o.BatchSize, "batch-size", 500, "rows per batch transaction")
 	fs.IntVar(&o.Shards, "shards", 1, "1: leader mode (one active relay); N: N shards, each with its own lock, split among the running relays (use the same N on every relay)")
+	fs.IntVar(&o.Pipeline, "pipeline", 0, pipelineUsage)
 	fs.DurationVar(&o.PollInterval, "poll-interval", 500*time.Millisecond, "poll this often when no notification arrives")
 	fs.StringVar(&o.Notify, "notify", defaultNotify, "auto: LISTEN for the insert trigger's NOTIFY after a self-test, polling if it fails; off: poll only")
 	fs.DurationVar(&o.NotifyDebounce, "notify-debounce", 3*time.Millisecond, "at most one batch per shard per this interval when woken by notifications")
@@ -184,13 +185,13 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if o.Failpoint != "" {
 		log.Warn("test failpoint enabled (OUTBOX_RELAY_FAILPOINT); never set it in production", "failpoint", o.Failpoint)
 	}
-	if _, err := o.withDefaults(); err != nil {
+	if o, err = o.withDefaults(); err != nil {
 		return usageError{err}
 	}
 	if _, err := parseFailpoint(o.Failpoint); err != nil {
 		return usageError{err}
 	}
-	db, err := c.open(ctx, o.Shards+3)
+	db, err := c.open(ctx, o.Shards*o.Pipeline+3)
 	if err != nil {
 		return err
 	}

@@ -18,15 +18,25 @@ import (
 // Table is the outbox table this relay reads.
 const Table = "outbox"
 
-// lockClass is the first int4 of the relay's two-int4 advisory lock keys
-// (class, shard). Writers lock aggregates with the one-bigint form, a separate
-// key space, so relay and writer locks never collide.
-var lockClass = int32(crc32.ChecksumIEEE([]byte("outboxify.relay." + Table)))
+// lockClasses are the first int4 of the relay's two-int4 advisory lock keys
+// (class, shard), one per pipeline slot: a batch takes the key of its slot,
+// and a batch claimed while another of the same relay is in flight takes
+// the other slot's key. Writers lock aggregates with the one-bigint form, a
+// separate key space, so relay and writer locks never collide.
+var lockClasses = [2]int32{
+	int32(crc32.ChecksumIEEE([]byte("outboxify.relay." + Table))),
+	int32(crc32.ChecksumIEEE([]byte("outboxify.relay.overlap." + Table))),
+}
 
 // Options configure a Relay. Zero fields take the defaults below.
 type Options struct {
-	BatchSize      int           // rows claimed per batch transaction (500)
-	Shards         int           // 1: leader mode; N: N shards, each with its own lock (1)
+	BatchSize int // rows claimed per batch transaction (500)
+	Shards    int // 1: leader mode; N: N shards, each with its own lock (1)
+	// Pipeline is how many batch transactions of a shard may be in flight at
+	// once: 1, or 2 to claim the next batch (without the aggregates in
+	// flight) while the current one is published. 0: 2 in leader mode on
+	// PostgreSQL, else 1. MySQL/MariaDB: 1 only.
+	Pipeline       int
 	PollInterval   time.Duration // wake-up when no notification arrives (500ms)
 	Notify         string        // "auto": LISTEN after a NOTIFY self-test, else poll; "off": poll only ("auto")
 	NotifyDebounce time.Duration // at most one batch per shard per this interval on notifications (3ms)
@@ -51,7 +61,9 @@ type Options struct {
 	Failpoint string
 }
 
-func (o Options) withDefaults() (Options, error) {
+func (o Options) withDefaults() (Options, error) { return o.withDefaultsFor(maxPipeline) }
+
+func (o Options) withDefaultsFor(maxPipeline int) (Options, error) {
 	def := func(p *time.Duration, v time.Duration) {
 		if *p == 0 {
 			*p = v
@@ -62,6 +74,15 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Shards == 0 {
 		o.Shards = 1
+	}
+	if o.Pipeline == 0 {
+		// Shards already overlap one another; a second batch per shard
+		// would have to look past most of its shard's aggregates (they are
+		// in flight) and scan deep for rows.
+		o.Pipeline = 1
+		if o.Shards == 1 {
+			o.Pipeline = maxPipeline
+		}
 	}
 	if o.MaxAttempts == 0 {
 		o.MaxAttempts = 10
@@ -90,6 +111,11 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("batch size %d: must be at least 1", o.BatchSize)
 	case o.Shards < 1:
 		return o, fmt.Errorf("shards %d: must be at least 1", o.Shards)
+	case o.Pipeline < 1 || o.Pipeline > maxPipeline:
+		if maxPipeline == 1 {
+			return o, fmt.Errorf("pipeline %d: %s relays run one batch transaction per shard at a time (1)", o.Pipeline, dialectName)
+		}
+		return o, fmt.Errorf("pipeline %d: want 1 or %d", o.Pipeline, maxPipeline)
 	case o.MaxAttempts < 1:
 		return o, fmt.Errorf("max attempts %d: must be at least 1", o.MaxAttempts)
 	case o.OnDeadLetter != "block" && o.OnDeadLetter != "skip":
@@ -127,9 +153,9 @@ func newRelay(s store, pub Publisher, opts Options) (*Relay, error) {
 
 // store is the database side of the relay; one implementation per dialect.
 type store interface {
-	// claim opens a batch transaction holding the lock of shard: ok is false
-	// when another relay holds it (nothing is claimed then).
-	claim(ctx context.Context, shard, shards, limit int, blockOnDead bool) (tx batchTx, msgs []*Message, ok bool, err error)
+	// claim opens a batch transaction holding the lock of req's shard and
+	// slot: ok is false when it could not be taken (nothing is claimed then).
+	claim(ctx context.Context, req claimRequest) (tx batchTx, msgs []*Message, ok bool, err error)
 	// listen starts waking the relay on notifications; it reports whether
 	// notifications work (after a self-test), else the relay polls.
 	listen(ctx context.Context, wake func(), selfTest time.Duration, log *slog.Logger) bool
@@ -139,6 +165,29 @@ type store interface {
 	ping(ctx context.Context) error
 	close()
 }
+
+// claimRequest says which rows a batch transaction may claim.
+type claimRequest struct {
+	shard, shards int
+	limit         int
+	blockOnDead   bool
+	// slot is the pipeline slot (0 or 1) whose lock key the transaction
+	// takes; a relay's batches in flight hold different slots.
+	slot int
+	// fresh: none of this relay's batches is in flight. Then the other
+	// slot's key must be free as well, or another relay still has a batch
+	// in flight and this one must not start beside it (leadership passes
+	// only between batches).
+	fresh bool
+	// beside: the batch in flight this claim overlaps (nil when fresh).
+	beside batchTx
+	// exclude: the aggregates of this relay's batches in flight. Their later
+	// rows wait until those batches commit, so that per aggregate a message
+	// is published only after the one before it was acked and marked.
+	exclude []aggregateKey
+}
+
+type aggregateKey struct{ typ, id string }
 
 // batchTx is one open batch transaction.
 type batchTx interface {
@@ -232,32 +281,108 @@ func (r *Relay) Run(ctx context.Context) error {
 }
 
 // worker runs the batch loop of one shard until stop ends; work cancels the
-// batch in flight.
+// batches in flight. With Pipeline 2 the next batch is claimed while the
+// current one is published: the database's work and the broker's overlap.
 func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct{}) {
-	failures := 0
-	for stop.Err() == nil {
+	type landed struct {
+		slot int
+		err  error
+	}
+	done := make(chan landed, 2)
+	var inFlight [2][]aggregateKey // per slot: the aggregates of its batch; nil when free
+	var txs [2]batchTx             // per slot: its open transaction
+	busy := [2]bool{}
+	n, failures := 0, 0
+	var failed error
+	land := func() {
+		l := <-done
+		busy[l.slot], inFlight[l.slot], txs[l.slot] = false, nil, nil
+		n--
+		switch {
+		case l.err != nil && work.Err() == nil:
+			failed = l.err
+		case l.err == nil && failed == nil:
+			failures = 0
+		}
+	}
+	defer func() {
+		for n > 0 {
+			land()
+		}
+	}()
+	for {
+		for len(done) > 0 {
+			land()
+		}
+		if stop.Err() != nil {
+			return
+		}
+		if failed != nil {
+			for n > 0 {
+				land()
+			}
+			failures++
+			d := backoff(r.opts.RetryBase, r.opts.RetryMax, failures)
+			r.log.Warn("outbox batch failed", "shard", shard, "err", failed, "retry_in", d)
+			failed = nil
+			sleep(stop, d)
+			continue
+		}
+		if n >= r.opts.Pipeline {
+			land()
+			continue
+		}
+		req := claimRequest{shard: shard, shards: r.opts.Shards, limit: r.opts.BatchSize,
+			blockOnDead: r.opts.OnDeadLetter == "block", fresh: n == 0}
+		if busy[0] {
+			req.slot = 1
+		}
+		req.beside = txs[1-req.slot]
+		for _, aggs := range inFlight {
+			req.exclude = append(req.exclude, aggs...)
+		}
 		started := time.Now()
-		res, err := r.runBatch(work, shard)
-		r.setOwned(shard, res.held)
+		tx, msgs, held, err := r.store.claim(work, req)
+		if req.fresh || held {
+			// An overlap claim can miss its key for a moment (another
+			// relay probing); only a fresh claim says who leads.
+			r.setOwned(shard, held)
+		}
 		if err != nil {
 			if work.Err() != nil {
 				return
 			}
-			failures++
-			d := backoff(r.opts.RetryBase, r.opts.RetryMax, failures)
-			r.log.Warn("outbox batch failed", "shard", shard, "err", err, "retry_in", d)
-			sleep(stop, d)
+			failed = fmt.Errorf("claim batch of shard %d: %w", shard, err)
 			continue
 		}
-		failures = 0
-		if res.claimed >= r.opts.BatchSize {
+		if len(msgs) == 0 && failed == nil {
+			failures = 0 // the database answers and nothing failed meanwhile
+		}
+		if len(msgs) > 0 {
+			busy[req.slot], inFlight[req.slot], txs[req.slot] = true, aggregatesOf(msgs), tx
+			n++
+			go func(slot int) {
+				err := r.runBatch(work, shard, tx, msgs, started)
+				done <- landed{slot, err}
+			}(req.slot)
+		}
+		if held && len(msgs) >= r.opts.BatchSize {
 			continue // a full batch: more rows are waiting
 		}
+		if !req.fresh {
+			// Short beside a batch in flight: the rest may belong to its
+			// aggregates. Claim again once a batch has landed.
+			if n > 0 {
+				land()
+			}
+			continue
+		}
+		// Everything claimable was claimed (or another relay leads): wait
+		// for a notification or the poll.
 		timer := time.NewTimer(r.opts.PollInterval)
 		select {
 		case <-stop.Done():
 			timer.Stop()
-			return
 		case <-timer.C:
 		case <-wake:
 			timer.Stop()
@@ -273,29 +398,28 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 	}
 }
 
-type batchResult struct {
-	held      bool // this relay held the shard lock
-	claimed   int
-	published int
+func aggregatesOf(msgs []*Message) []aggregateKey {
+	seen := make(map[aggregateKey]bool, len(msgs))
+	var out []aggregateKey
+	for _, m := range msgs {
+		k := aggregateKey{m.AggregateType, m.AggregateID}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
-// runBatch is one batch transaction: claim, publish in per-aggregate waves,
-// wait for the acks, mark the acked rows published, record failures, commit.
-func (r *Relay) runBatch(ctx context.Context, shard int) (batchResult, error) {
-	start := time.Now()
-	tx, msgs, held, err := r.store.claim(ctx, shard, r.opts.Shards, r.opts.BatchSize, r.opts.OnDeadLetter == "block")
-	res := batchResult{held: held, claimed: len(msgs)}
-	if err != nil {
-		return res, fmt.Errorf("claim batch of shard %d: %w", shard, err)
-	}
-	if !held || len(msgs) == 0 {
-		return res, nil // claim already ended a transaction with nothing to do
-	}
+// runBatch finishes one claimed batch transaction: publish in per-aggregate
+// waves, wait for the acks, mark the acked rows published, record failures,
+// commit.
+func (r *Relay) runBatch(ctx context.Context, shard int, tx batchTx, msgs []*Message, start time.Time) error {
 	defer tx.rollback()
 
 	errs := r.publishWaves(ctx, msgs)
 	if ctx.Err() != nil {
-		return res, fmt.Errorf("batch abandoned, rolled back: %w", ctx.Err())
+		return fmt.Errorf("batch abandoned, rolled back: %w", ctx.Err())
 	}
 
 	published := make([]int64, 0, len(msgs))
@@ -335,21 +459,20 @@ func (r *Relay) runBatch(ctx context.Context, shard int) (batchResult, error) {
 	}
 	if len(published) == 0 && rejected == 0 && unavailable > 0 {
 		// Nothing got through: leave the rows as they were (no attempt used).
-		return res, fmt.Errorf("%w: %v", errBrokerUnavailable, firstError(errs))
+		return fmt.Errorf("%w: %v", errBrokerUnavailable, firstError(errs))
 	}
 	if len(published) > 0 && r.fp != nil {
 		r.fp.reached(r.log, len(published))
 	}
 	if err := tx.complete(ctx, published, fails); err != nil {
-		return res, fmt.Errorf("mark %d messages published (they will be published again): %w", len(published), err)
+		return fmt.Errorf("mark %d messages published (they will be published again): %w", len(published), err)
 	}
-	res.published = len(published)
 	r.m.Published.Add(float64(len(published)))
 	r.m.DeadLettered.Add(float64(dead))
 	r.m.BatchDuration.Observe(time.Since(start).Seconds())
 	r.log.Debug("outbox batch committed", "shard", shard, "claimed", len(msgs), "published", len(published),
 		"rejected", rejected, "unavailable", unavailable, "duration", time.Since(start))
-	return res, nil
+	return nil
 }
 
 // publishWaves publishes msgs (in insert order) so that per aggregate each

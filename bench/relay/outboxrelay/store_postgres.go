@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -53,28 +54,63 @@ func (s *pgStore) close() {
 
 func (s *pgStore) ping(ctx context.Context) error { return s.pool.Ping(ctx) }
 
-// The claim only runs when the shard lock is held: the lock is an InitPlan
-// (evaluated once, before any row is read or locked). A row is claimable
-// when no earlier row of its aggregate is waiting for a retry (or is dead,
-// in block mode): that keeps per-aggregate order across batches and relays.
-// That lookup is cheap with the partial index
+// maxPipeline: two batch transactions of a shard may be in flight.
+const maxPipeline = 2
+
+const dialectName = "PostgreSQL"
+
+// pipelineUsage is the help text of run's --pipeline flag.
+const pipelineUsage = "batch transactions per shard in flight: 2 claims the next batch (without the aggregates in flight) while one is being published; 1: one at a time; 0: 2 in leader mode, 1 with shards"
+
+// pgGate decides whether a batch transaction may claim: it takes the
+// transaction-level lock of its shard and slot ($1 class, $2 shard) and,
+// for a relay with no batch in flight ($3), checks that the other slot's
+// key ($4 class) is free: a relay whose batch holds it is still working
+// and the claim must not start beside it. Transaction-level locks keep this
+// safe behind a transaction-mode pooler.
+//
+// A claim beside a batch in flight ($3 false) passes only while that batch
+// (backend pid $5) still holds the other key: had it committed meanwhile,
+// another relay may have started, and this claim must be a fresh one.
+const pgGate = `pg_try_advisory_xact_lock($1::int4, $2::int4) AND ($3::bool = NOT EXISTS (
+    SELECT 1 FROM pg_locks l
+    WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.granted
+      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND l.classid::int8 = $4::int8 AND l.objid::int8 = $2::int8
+      AND ($3::bool OR l.pid = $5::int4)))`
+
+// The gate runs in its own statement and leaves its verdict in a
+// transaction-local setting; the claim statement reads it (a one-time
+// filter, before any row is read or locked). Two statements, because in READ
+// COMMITTED the claim's snapshot is taken when its statement starts: had the
+// claim taken the lock itself, its snapshot could predate the commit of the
+// batch that held the lock a moment earlier, and it would miss that batch's
+// failures (a refused message's next_attempt_at) and claim the rows behind
+// them. A row is claimable when no earlier row of its aggregate is waiting
+// for a retry (or is dead, in block mode), which keeps per-aggregate order
+// across batches and relays, and when its aggregate is not in one of this
+// relay's batches in flight ($5, keys from excludeKey; with plan_cache_mode
+// force_custom_plan PostgreSQL hashes the array, where a generic plan would
+// compare each row with every key). The retry lookup is cheap with the
+// partial index
 //
 //	(outbox (aggregate_type, aggregate_id, seq) WHERE published_at IS NULL AND next_attempt_at IS NOT NULL).
 const (
-	pgLockSQL  = `SELECT pg_try_advisory_xact_lock($1::int4, $2::int4)`
+	pgLockSQL  = `SELECT set_config('outboxify.relay_gate', CASE WHEN ` + pgGate + ` THEN 'open' ELSE 'closed' END, true) = 'open'`
 	pgClaimSQL = `SELECT o.seq, o.id::text, o.aggregate_type, o.aggregate_id, o.event_type, o.payload, o.headers, o.attempts, o.created_at
 FROM outbox o
-WHERE (SELECT pg_try_advisory_xact_lock($1::int4, $2::int4))
+WHERE current_setting('outboxify.relay_gate', true) = 'open'
   AND o.published_at IS NULL AND o.dead_at IS NULL
   AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= now())
-  AND ($3::int4 = 1 OR (hashtextextended(o.aggregate_id, 0) & 2147483647) % $3::int4 = $2::int4)
+  AND ($1::int4 = 1 OR (hashtextextended(o.aggregate_id, 0) & 2147483647) % $1::int4 = $2::int4)
   AND NOT EXISTS (
     SELECT 1 FROM outbox b
     WHERE b.published_at IS NULL AND b.next_attempt_at IS NOT NULL
       AND b.aggregate_type = o.aggregate_type AND b.aggregate_id = o.aggregate_id AND b.seq < o.seq
-      AND (b.next_attempt_at > now() OR (b.dead_at IS NOT NULL AND $5::bool)))
+      AND (b.next_attempt_at > now() OR (b.dead_at IS NOT NULL AND $4::bool)))
+  AND octet_length(o.aggregate_type)::text || ':' || o.aggregate_type || o.aggregate_id <> ALL ($5::text[])
 ORDER BY o.seq
-LIMIT $4
+LIMIT $3
 FOR UPDATE OF o SKIP LOCKED`
 	pgMarkSQL = `UPDATE outbox SET published_at = now(), next_attempt_at = NULL WHERE seq = ANY($1::int8[])`
 	pgFailSQL = `UPDATE outbox o SET
@@ -86,19 +122,31 @@ FROM unnest($1::int8[], $2::bool[], $3::bool[], $4::int8[], $5::text[]) AS f(seq
 WHERE o.seq = f.seq`
 )
 
-func (s *pgStore) claim(ctx context.Context, shard, shards, limit int, blockOnDead bool) (batchTx, []*Message, bool, error) {
+func (s *pgStore) claim(ctx context.Context, req claimRequest) (batchTx, []*Message, bool, error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("acquire connection: %w", err)
 	}
-	tx := &pgBatch{conn: conn}
-	// One round trip: BEGIN, the shard lock, the claim.
+	tx := &pgBatch{conn: conn, pid: int32(conn.Conn().PgConn().PID())}
+	class, other := lockClasses[req.slot], lockClasses[1-req.slot]
+	exclude := make([]string, len(req.exclude))
+	for i, k := range req.exclude {
+		exclude[i] = excludeKey(k)
+	}
+	// One round trip: BEGIN, the gate, the claim.
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
-	b.Queue(pgLockSQL, lockClass, int32(shard))
-	b.Queue(pgClaimSQL, lockClass, int32(shard), int32(shards), limit, blockOnDead)
+	if len(exclude) > 0 {
+		b.Queue("SET LOCAL plan_cache_mode = force_custom_plan")
+	}
+	var pred int32
+	if p, ok := req.beside.(*pgBatch); ok {
+		pred = p.pid
+	}
+	b.Queue(pgLockSQL, class, int32(req.shard), req.fresh, int64(uint32(other)), pred)
+	b.Queue(pgClaimSQL, int32(req.shards), int32(req.shard), req.limit, req.blockOnDead, exclude)
 	br := conn.SendBatch(ctx, b)
-	msgs, held, err := readClaim(br)
+	msgs, held, err := readClaim(br, len(exclude) > 0)
 	if cerr := br.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
@@ -106,7 +154,6 @@ func (s *pgStore) claim(ctx context.Context, shard, shards, limit int, blockOnDe
 		tx.rollback()
 		return nil, nil, false, err
 	}
-	held = held || len(msgs) > 0
 	if !held || len(msgs) == 0 {
 		tx.rollback() // releases the lock at once
 		return nil, nil, held, nil
@@ -114,9 +161,20 @@ func (s *pgStore) claim(ctx context.Context, shard, shards, limit int, blockOnDe
 	return tx, msgs, true, nil
 }
 
-func readClaim(br pgx.BatchResults) ([]*Message, bool, error) {
+// excludeKey matches the claim's key of an aggregate: the type's length in
+// bytes, a colon, the type, the id (unambiguous for any type and id).
+func excludeKey(k aggregateKey) string {
+	return strconv.Itoa(len(k.typ)) + ":" + k.typ + k.id
+}
+
+func readClaim(br pgx.BatchResults, customPlan bool) ([]*Message, bool, error) {
 	if _, err := br.Exec(); err != nil {
 		return nil, false, fmt.Errorf("begin: %w", err)
+	}
+	if customPlan {
+		if _, err := br.Exec(); err != nil {
+			return nil, false, fmt.Errorf("set plan_cache_mode: %w", err)
+		}
 	}
 	var held bool
 	if err := br.QueryRow().Scan(&held); err != nil {
@@ -148,6 +206,7 @@ func readClaim(br pgx.BatchResults) ([]*Message, bool, error) {
 // pgBatch is an open batch transaction on one pooled connection.
 type pgBatch struct {
 	conn *pgxpool.Conn
+	pid  int32 // backend pid, for the gate of a claim beside this batch
 }
 
 func (t *pgBatch) complete(ctx context.Context, published []int64, failures []failure) error {

@@ -409,6 +409,7 @@ func (u unavailable) Error() string { return u.msg }
 type fakeOptions struct {
 	BatchSize       int
 	Shards          int
+	Pipeline        int // 0: the relay's default (2 in leader mode on PostgreSQL)
 	PollInterval    time.Duration
 	MaxAttempts     int
 	RetryBase       time.Duration

@@ -1,0 +1,163 @@
+package relaytest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// overlapBroker is a fake broker for the pipeline tests: every Publish call
+// takes a random few milliseconds outside any lock (so that batches in
+// flight overlap and finish in any order), some messages are rejected on
+// their first attempt, and it records, per relay, how many calls were in
+// flight at once and whether two relays ever published at the same time.
+type overlapBroker struct {
+	mu       sync.Mutex
+	acked    []struct{ agg, body string }
+	inFlight [2]atomic.Int32 // per relay
+	maxSelf  atomic.Int32    // most calls in flight at once within one relay
+	together atomic.Int32    // calls that began while the other relay had one in flight
+	rejected atomic.Int32
+}
+
+func (b *overlapBroker) publisher(relay int) publishFunc {
+	return func(ctx context.Context, msgs []*Msg) []error {
+		n := b.inFlight[relay].Add(1)
+		defer b.inFlight[relay].Add(-1)
+		for {
+			m := b.maxSelf.Load()
+			if n <= m || b.maxSelf.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		if b.inFlight[1-relay].Load() > 0 {
+			b.together.Add(1)
+		}
+		time.Sleep(time.Duration(1+rand.IntN(6)) * time.Millisecond)
+		errs := make([]error, len(msgs))
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for i, m := range msgs {
+			// About one message in twelve is refused on its first attempt:
+			// its aggregate's later messages must wait for its retry.
+			if m.Attempts == 0 && crc32.ChecksumIEEE([]byte(m.ID))%12 == 0 {
+				errs[i] = errors.New("refused once (test)")
+				b.rejected.Add(1)
+				continue
+			}
+			b.acked = append(b.acked, struct{ agg, body string }{m.AggregateID, string(m.Payload)})
+		}
+		return errs
+	}
+}
+
+func pipelineOptions(pipeline int) fakeOptions {
+	o := defaultFake()
+	o.BatchSize = 15
+	o.Pipeline = pipeline
+	o.MaxAttempts = 5
+	o.RetryBase, o.RetryMax = 20*time.Millisecond, 40*time.Millisecond
+	return o
+}
+
+// runRelay runs c's relay in-process with publish until the test ends.
+func runRelay(t *testing.T, c relayCase, d *testDB, publish publishFunc, o fakeOptions) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.runFake(ctx, d.url, publish, o) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("relay: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("relay did not stop within 30s")
+		}
+	})
+}
+
+func (b *overlapBroker) checkAll(t *testing.T, rows []row) {
+	t.Helper()
+	b.mu.Lock()
+	got := append([]struct{ agg, body string }(nil), b.acked...)
+	b.mu.Unlock()
+	last := checkOrder(t, got)
+	want := map[string]int{}
+	for _, r := range rows {
+		var v struct{ N int }
+		if err := json.Unmarshal([]byte(r.Payload), &v); err != nil {
+			t.Fatal(err)
+		}
+		want[r.AggregateID] = max(want[r.AggregateID], v.N)
+	}
+	for agg, n := range want {
+		if last[agg] != n {
+			t.Fatalf("aggregate %s: last message acked %d, want %d", agg, last[agg], n)
+		}
+	}
+	if b.rejected.Load() == 0 {
+		t.Fatal("no message was refused: the test did not exercise held-back aggregates")
+	}
+}
+
+// TestPipelineKeepsOrder: with two batch transactions in flight (the next
+// claimed while the current one publishes), per aggregate every message is
+// still acked only after the one before it, through random publish delays
+// and refusals; and the batches did overlap (with Pipeline 1 they never do).
+func TestPipelineKeepsOrder(t *testing.T) {
+	c := get(t, "pg_jetstream")
+	for _, pipeline := range []int{2, 1} {
+		t.Run(fmt.Sprint("pipeline=", pipeline), func(t *testing.T) {
+			d := openDB(t, "postgres")
+			rows := d.insert(t, sequence("t", aggregates("p", 24), 480)...)
+			b := &overlapBroker{}
+			runRelay(t, c, d, b.publisher(0), pipelineOptions(pipeline))
+			eventually(t, 60*time.Second, "every row published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+			b.checkAll(t, rows)
+			switch got := b.maxSelf.Load(); {
+			case pipeline == 2 && got < 2:
+				t.Fatalf("pipeline 2: at most %d publish call in flight; the batches never overlapped", got)
+			case pipeline == 1 && got != 1:
+				t.Fatalf("pipeline 1: %d publish calls in flight at once", got)
+			}
+		})
+	}
+}
+
+// TestPipelineLeaderModeTwoRelays: two pipelined relays in leader mode.
+// Leadership passes only between batches: a relay with no batch in flight
+// starts one only when the other relay holds neither of the two slot keys,
+// so the two relays never publish at the same time, and order holds.
+func TestPipelineLeaderModeTwoRelays(t *testing.T) {
+	c := get(t, "pg_jetstream")
+	d := openDB(t, "postgres")
+	b := &overlapBroker{}
+	o := pipelineOptions(2)
+	o.PollInterval = 2 * time.Millisecond // both relays try all the time
+	runRelay(t, c, d, b.publisher(0), o)
+	runRelay(t, c, d, b.publisher(1), o)
+	var rows []row
+	all := sequence("t", aggregates("q", 24), 720)
+	for i := 0; i < len(all); i += 40 {
+		rows = append(rows, d.insert(t, all[i:i+40]...)...)
+		time.Sleep(15 * time.Millisecond)
+	}
+	eventually(t, 60*time.Second, "every row published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+	b.checkAll(t, rows)
+	if n := b.together.Load(); n > 0 {
+		t.Fatalf("%d publish calls began while the other relay had one in flight: two leaders", n)
+	}
+	if b.maxSelf.Load() < 2 {
+		t.Fatal("no relay had two batches in flight: the test did not exercise the pipeline")
+	}
+}
