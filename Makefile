@@ -9,6 +9,9 @@ build:
 	$(GO) build ./...
 
 test:
+	@# the example-module tests build offline from the module cache: fill it first
+	$(GO) mod download
+	cd testdata/example && $(GO) mod download
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
 

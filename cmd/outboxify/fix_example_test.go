@@ -29,8 +29,9 @@ func TestFixExampleModule(t *testing.T) {
 	fixCopyTree(t, filepath.Join(testmod.Root(), "testdata", "example"), dir)
 	modcache := fixGoEnv(t, "GOMODCACHE")
 	// go get of the generated code's requirements reads the module cache
-	// as a proxy: no network.
-	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(filepath.Join(modcache, "cache", "download")))
+	// as a proxy first; what it lacks (a fresh machine's cache) comes from
+	// the machine's own proxy setting.
+	t.Setenv("GOPROXY", cacheProxy(modcache, fixGoEnv(t, "GOPROXY")))
 	t.Setenv("GOSUMDB", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOTOOLCHAIN", "local")
@@ -181,4 +182,14 @@ func fixSnapshot(t *testing.T, dir string) map[string]string {
 		return nil
 	})
 	return m
+}
+
+// cacheProxy is a GOPROXY list: the module cache as a file proxy, then the
+// machine's own proxies (unless that is off).
+func cacheProxy(modcache, machine string) string {
+	p := "file://" + filepath.ToSlash(filepath.Join(modcache, "cache", "download"))
+	if machine != "" && machine != "off" {
+		p += "," + machine
+	}
+	return p
 }

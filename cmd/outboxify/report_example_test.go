@@ -33,7 +33,7 @@ func TestReportExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	goEnv := map[string]string{}
-	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT", "GOPROXY"} {
 		out, err := exec.Command("go", "env", k).Output()
 		if err != nil {
 			t.Fatalf("go env %s: %v", k, err)
@@ -46,7 +46,7 @@ func TestReportExample(t *testing.T) {
 			for k, v := range goEnv {
 				env.Setenv(k, v)
 			}
-			env.Setenv("GOPROXY", "file://"+filepath.ToSlash(filepath.Join(goEnv["GOMODCACHE"], "cache", "download")))
+			env.Setenv("GOPROXY", cacheProxy(goEnv["GOMODCACHE"], goEnv["GOPROXY"]))
 			env.Setenv("GOSUMDB", "off")
 			env.Setenv("GOFLAGS", "-mod=mod")
 			env.Setenv("GOTOOLCHAIN", "local")
