@@ -61,9 +61,7 @@ type Options struct {
 	Failpoint string
 }
 
-func (o Options) withDefaults() (Options, error) { return o.withDefaultsFor(maxPipeline) }
-
-func (o Options) withDefaultsFor(maxPipeline int) (Options, error) {
+func (o Options) withDefaults() (Options, error) {
 	def := func(p *time.Duration, v time.Duration) {
 		if *p == 0 {
 			*p = v
@@ -174,12 +172,11 @@ type claimRequest struct {
 	// slot is the pipeline slot (0 or 1) whose lock key the transaction
 	// takes; a relay's batches in flight hold different slots.
 	slot int
-	// fresh: none of this relay's batches is in flight. Then the other
-	// slot's key must be free as well, or another relay still has a batch
-	// in flight and this one must not start beside it (leadership passes
-	// only between batches).
-	fresh bool
-	// beside: the batch in flight this claim overlaps (nil when fresh).
+	// beside is this relay's batch in flight that the claim overlaps; the
+	// claim passes only while that batch still holds the other slot's key.
+	// nil (a fresh claim): none is in flight, and the other slot's key must
+	// be free as well, or another relay still has a batch in flight and this
+	// one must not start beside it (leadership passes only between batches).
 	beside batchTx
 	// exclude: the aggregates of this relay's batches in flight. Their later
 	// rows wait until those batches commit, so that per aggregate a message
@@ -288,15 +285,17 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		slot int
 		err  error
 	}
+	type flight struct {
+		tx   batchTx
+		aggs []aggregateKey
+	}
 	done := make(chan landed, 2)
-	var inFlight [2][]aggregateKey // per slot: the aggregates of its batch; nil when free
-	var txs [2]batchTx             // per slot: its open transaction
-	busy := [2]bool{}
+	var slots [2]*flight // per slot: its batch in flight, nil when free
 	n, failures := 0, 0
 	var failed error
 	land := func() {
 		l := <-done
-		busy[l.slot], inFlight[l.slot], txs[l.slot] = false, nil, nil
+		slots[l.slot] = nil
 		n--
 		switch {
 		case l.err != nil && work.Err() == nil:
@@ -333,17 +332,17 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			continue
 		}
 		req := claimRequest{shard: shard, shards: r.opts.Shards, limit: r.opts.BatchSize,
-			blockOnDead: r.opts.OnDeadLetter == "block", fresh: n == 0}
-		if busy[0] {
+			blockOnDead: r.opts.OnDeadLetter == "block"}
+		if slots[0] != nil {
 			req.slot = 1
 		}
-		req.beside = txs[1-req.slot]
-		for _, aggs := range inFlight {
-			req.exclude = append(req.exclude, aggs...)
+		if f := slots[1-req.slot]; f != nil {
+			req.beside, req.exclude = f.tx, f.aggs
 		}
+		fresh := req.beside == nil
 		started := time.Now()
 		tx, msgs, held, err := r.store.claim(work, req)
-		if req.fresh || held {
+		if fresh || held {
 			// An overlap claim can miss its key for a moment (another
 			// relay probing); only a fresh claim says who leads.
 			r.setOwned(shard, held)
@@ -359,7 +358,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			failures = 0 // the database answers and nothing failed meanwhile
 		}
 		if len(msgs) > 0 {
-			busy[req.slot], inFlight[req.slot], txs[req.slot] = true, aggregatesOf(msgs), tx
+			slots[req.slot] = &flight{tx, aggregatesOf(msgs)}
 			n++
 			go func(slot int) {
 				err := r.runBatch(work, shard, tx, msgs, started)
@@ -369,7 +368,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		if held && len(msgs) >= r.opts.BatchSize {
 			continue // a full batch: more rows are waiting
 		}
-		if !req.fresh {
+		if !fresh {
 			// Short beside a batch in flight: the rest may belong to its
 			// aggregates. Claim again once a batch has landed.
 			if n > 0 {
@@ -480,12 +479,11 @@ func (r *Relay) runBatch(ctx context.Context, shard int, tx batchTx, msgs []*Mes
 // k-th message of every aggregate in the batch. When a message fails, the
 // later messages of its aggregate are held back (errHeldBack).
 func (r *Relay) publishWaves(ctx context.Context, msgs []*Message) []error {
-	type aggregate struct{ typ, id string }
 	errs := make([]error, len(msgs))
-	count := make(map[aggregate]int, len(msgs))
+	count := make(map[aggregateKey]int, len(msgs))
 	var waves [][]int
 	for i, m := range msgs {
-		k := aggregate{m.AggregateType, m.AggregateID}
+		k := aggregateKey{m.AggregateType, m.AggregateID}
 		w := count[k]
 		count[k] = w + 1
 		if w == len(waves) {
@@ -493,20 +491,20 @@ func (r *Relay) publishWaves(ctx context.Context, msgs []*Message) []error {
 		}
 		waves[w] = append(waves[w], i)
 	}
-	failed := map[aggregate]bool{}
+	failed := map[aggregateKey]bool{}
 	wave := make([]*Message, 0, len(waves[0]))
 	idx := make([]int, 0, len(waves[0]))
 	for _, w := range waves {
 		wave, idx = wave[:0], idx[:0]
 		for _, i := range w {
 			m := msgs[i]
-			if failed[aggregate{m.AggregateType, m.AggregateID}] {
+			if failed[aggregateKey{m.AggregateType, m.AggregateID}] {
 				errs[i] = errHeldBack
 				continue
 			}
 			if m.decodeErr != nil {
 				errs[i] = m.decodeErr
-				failed[aggregate{m.AggregateType, m.AggregateID}] = true
+				failed[aggregateKey{m.AggregateType, m.AggregateID}] = true
 				continue
 			}
 			wave = append(wave, m)
@@ -522,7 +520,7 @@ func (r *Relay) publishWaves(ctx context.Context, msgs []*Message) []error {
 		for j, i := range idx {
 			errs[i] = res[j]
 			if res[j] != nil {
-				failed[aggregate{msgs[i].AggregateType, msgs[i].AggregateID}] = true
+				failed[aggregateKey{msgs[i].AggregateType, msgs[i].AggregateID}] = true
 			}
 		}
 		if ctx.Err() != nil {

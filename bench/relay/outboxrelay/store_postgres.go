@@ -143,7 +143,7 @@ func (s *pgStore) claim(ctx context.Context, req claimRequest) (batchTx, []*Mess
 	if p, ok := req.beside.(*pgBatch); ok {
 		pred = p.pid
 	}
-	b.Queue(pgLockSQL, class, int32(req.shard), req.fresh, int64(uint32(other)), pred)
+	b.Queue(pgLockSQL, class, int32(req.shard), req.beside == nil, int64(uint32(other)), pred)
 	b.Queue(pgClaimSQL, int32(req.shards), int32(req.shard), req.limit, req.blockOnDead, exclude)
 	br := conn.SendBatch(ctx, b)
 	msgs, held, err := readClaim(br, len(exclude) > 0)
