@@ -57,7 +57,7 @@ func (m *Message) BrokerHeaders() map[string]string {
 // and header map.
 func decodeRow(m *Message, payload, headers []byte) error {
 	m.Payload = payload
-	if len(headers) == 0 {
+	if len(headers) == 0 || string(headers) == "{}" {
 		return nil
 	}
 	var raw map[string]json.RawMessage

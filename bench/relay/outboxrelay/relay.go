@@ -189,14 +189,14 @@ type aggregateKey struct{ typ, id string }
 // batchTx is one open batch transaction.
 type batchTx interface {
 	// complete marks published rows, records failures and commits.
-	complete(ctx context.Context, published []int64, failures []failure) error
+	complete(ctx context.Context, published []*Message, failures []failure) error
 	// rollback abandons the batch; safe after complete.
 	rollback()
 }
 
 // failure is what a failed publish changes on its row.
 type failure struct {
-	seq   int64
+	msg   *Message
 	burn  bool          // count an attempt (a rejection, not an unreachable broker)
 	dead  bool          // attempts exhausted: dead-letter the row
 	delay time.Duration // next_attempt_at = now() + delay
@@ -421,23 +421,23 @@ func (r *Relay) runBatch(ctx context.Context, shard int, tx batchTx, msgs []*Mes
 		return fmt.Errorf("batch abandoned, rolled back: %w", ctx.Err())
 	}
 
-	published := make([]int64, 0, len(msgs))
+	published := make([]*Message, 0, len(msgs))
 	var fails []failure
 	var rejected, unavailable, dead int
 	for i, m := range msgs {
 		e := errs[i]
 		switch {
 		case e == nil:
-			published = append(published, m.Seq)
+			published = append(published, m)
 		case errors.Is(e, errHeldBack):
 			// untouched: it waits behind the failed message of its aggregate
 		case IsUnavailable(e):
 			unavailable++
-			fails = append(fails, failure{seq: m.Seq, delay: backoff(r.opts.RetryBase, r.opts.RetryMax, 1), err: errText(e)})
+			fails = append(fails, failure{msg: m, delay: backoff(r.opts.RetryBase, r.opts.RetryMax, 1), err: errText(e)})
 		default:
 			rejected++
 			attempts := m.Attempts + 1
-			f := failure{seq: m.Seq, burn: true, err: errText(e), delay: backoff(r.opts.RetryBase, r.opts.RetryMax, attempts)}
+			f := failure{msg: m, burn: true, err: errText(e), delay: backoff(r.opts.RetryBase, r.opts.RetryMax, attempts)}
 			if attempts >= r.opts.MaxAttempts {
 				f.dead = true
 				dead++
