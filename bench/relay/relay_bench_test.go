@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	mrand "math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -23,6 +25,7 @@ import (
 	wmsql "github.com/ThreeDotsLabs/watermill-sql/v4/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/components/forwarder"
 	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
@@ -37,7 +40,9 @@ import (
 var (
 	flagMsgs          = flag.Int("msgs", 200_000, "messages per throughput run")
 	flagAggregates    = flag.Int("aggregates", 1000, "aggregates the messages are spread over")
-	flagWatermillMsgs = flag.Int("watermill-msgs", 20_000, "messages for the (slow) watermill forwarder runs")
+	flagWatermillMsgs = flag.Int("watermill-msgs", 200_000, "messages for the watermill forwarder runs (the same table size as the others by default; watermill is faster on a smaller table)")
+	flagResults       = flag.String("results", "", "write the throughput table with ratios (markdown) to this file")
+	flagBatch         = flag.Int("batch", 2000, "batch size of the generated relay in the throughput runs")
 	flagLatencyFor    = flag.Duration("latency-for", 10*time.Second, "how long the 1,000 msg/s latency runs produce")
 	flagRate          = flag.Int("rate", 1000, "messages per second in the latency runs")
 )
@@ -52,7 +57,8 @@ type env struct {
 	js     jetstream.JetStream
 	stream string
 	prefix string
-	start  time.Time // the throughput clock; a run that loads its own rows restarts it
+	start  time.Time   // the throughput clock; a run that loads its own rows restarts it
+	cpu    cpuSnapshot // CPU use at start, taken again with the clock
 }
 
 func randHex(n int) string {
@@ -61,10 +67,10 @@ func randHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-func uuid4() string {
-	h := randHex(16)
-	return h[0:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:]
-}
+// newID returns a time-ordered UUIDv7, the id the generated writer gives
+// every outbox row (its index inserts land near each other, unlike random
+// UUIDv4 ids).
+func newID() string { return uuid.Must(uuid.NewV7()).String() }
 
 // newEnv creates a fresh database with the generated migration and a fresh
 // JetStream stream (file storage) for subjects <prefix>.>.
@@ -128,7 +134,7 @@ func (e *env) fill(b *testing.B, n int) {
 	for i := range rows {
 		a := mrand.IntN(*flagAggregates)
 		next[a]++
-		rows[i] = []any{uuid4(), e.subject(), fmt.Sprintf("agg-%d", a), "order.created",
+		rows[i] = []any{newID(), e.subject(), fmt.Sprintf("agg-%d", a), "order.created",
 			fmt.Sprintf(`{"agg": "agg-%d", "n": %d, "note": "a payload of about a hundred bytes, like a small domain event"}`, a, next[a]), "{}"}
 	}
 	_, err := e.pool.CopyFrom(ctx, pgx.Identifier{"outbox"},
@@ -174,12 +180,13 @@ type system struct {
 // memory) until every message is through. Reports msgs/s.
 func BenchmarkThroughput(b *testing.B) {
 	all := func() int { return *flagMsgs }
+	rates := map[string]float64{}
 	systems := []system{
 		{"raw-claim-mark-500", all, func(b *testing.B, e *env) { rawClaimMark(b, e, 500) }},
 		{"raw-jetstream-async", all, rawJetStream},
 		{"plain-relay-500", all, func(b *testing.B, e *env) { plainRelay(b, e, 500, nil) }},
-		{"outbox-relay-leader", all, func(b *testing.B, e *env) { ourRelay(b, e, 1, 1000) }},
-		{"outbox-relay-2-shards", all, func(b *testing.B, e *env) { ourRelay(b, e, 2, 1000) }},
+		{"outbox-relay-leader", all, func(b *testing.B, e *env) { ourRelay(b, e, 1, *flagBatch) }},
+		{"outbox-relay-2-shards", all, func(b *testing.B, e *env) { ourRelay(b, e, 2, *flagBatch) }},
 		{"watermill-forwarder-100", func() int { return *flagWatermillMsgs }, func(b *testing.B, e *env) { watermillForwarder(b, e, 100) }},
 		{"watermill-forwarder-500", func() int { return *flagWatermillMsgs }, func(b *testing.B, e *env) { watermillForwarder(b, e, 500) }},
 	}
@@ -194,13 +201,48 @@ func BenchmarkThroughput(b *testing.B) {
 				}
 				b.StartTimer()
 				e.start = time.Now()
+				e.cpu = takeCPU()
 				s.run(b, e)
 				elapsed := time.Since(e.start)
 				b.StopTimer()
-				b.ReportMetric(float64(n)/elapsed.Seconds(), "msgs/s")
+				reportCPU(b, e.cpu, n)
+				rate := float64(n) / elapsed.Seconds()
+				b.ReportMetric(rate, "msgs/s")
 				b.ReportMetric(0, "ns/op")
+				rates[s.name] = rate
 			}
 		})
+	}
+	writeRatios(b, rates)
+}
+
+// writeRatios prints, and writes to -results when set, every system's rate
+// against the plain relay, watermill and the slower raw limit of the same
+// run (the comparisons the goals are stated in).
+func writeRatios(b *testing.B, rates map[string]float64) {
+	rawLimit := min(rates["raw-claim-mark-500"], rates["raw-jetstream-async"])
+	var out strings.Builder
+	fmt.Fprintf(&out, "| system | msgs/s | vs plain-relay-500 | vs watermill-forwarder-100 | vs watermill-forwarder-500 | of the slower raw limit |\n|---|---:|---:|---:|---:|---:|\n")
+	ratio := func(v float64, base string) string {
+		if rates[base] == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%.2fx", v/rates[base])
+	}
+	for _, name := range slices.Sorted(maps.Keys(rates)) {
+		v := rates[name]
+		limit := ""
+		if rawLimit > 0 {
+			limit = fmt.Sprintf("%.0f%%", v/rawLimit*100)
+		}
+		fmt.Fprintf(&out, "| %s | %.0f | %s | %s | %s | %s |\n", name, v,
+			ratio(v, "plain-relay-500"), ratio(v, "watermill-forwarder-100"), ratio(v, "watermill-forwarder-500"), limit)
+	}
+	b.Logf("throughput in this run:\n%s", out.String())
+	if *flagResults != "" {
+		if err := os.WriteFile(*flagResults, []byte(out.String()), 0o644); err != nil {
+			b.Errorf("write results: %v", err)
+		}
 	}
 }
 
@@ -238,7 +280,7 @@ func rawJetStream(b *testing.B, e *env) {
 	for i := 0; i < *flagMsgs; i++ {
 		m := nats.NewMsg(e.subject())
 		m.Data = []byte(fmt.Sprintf(`{"agg": "agg-%d", "n": %d, "note": "a payload of about a hundred bytes, like a small domain event"}`, i%*flagAggregates, i))
-		m.Header.Set("Nats-Msg-Id", uuid4())
+		m.Header.Set("Nats-Msg-Id", newID())
 		for {
 			_, err := e.js.PublishMsgAsync(m)
 			if err == nil {
@@ -422,6 +464,7 @@ func watermillForwarder(b *testing.B, e *env, batch int) {
 	}
 	b.StartTimer()
 	e.start = time.Now() // loading watermill's rows is not forwarding them
+	e.cpu = takeCPU()
 	go func() { _ = fwd.Run(ctx) }()
 	deadline := time.Now().Add(15 * time.Minute)
 	for e.streamCount(b) < uint64(n) {
@@ -555,7 +598,7 @@ func produceAndMeasure(b *testing.B, e *env) (latencies, commits []float64) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				id := uuid4()
+				id := newID()
 				agg := fmt.Sprintf("agg-%d", i%*flagAggregates)
 				start := time.Now()
 				tx, err := e.pool.Begin(ctx)
