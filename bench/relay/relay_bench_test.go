@@ -42,6 +42,7 @@ var (
 	flagAggregates    = flag.Int("aggregates", 1000, "aggregates the messages are spread over")
 	flagWatermillMsgs = flag.Int("watermill-msgs", 200_000, "messages for the watermill forwarder runs (the same table size as the others by default; watermill is faster on a smaller table)")
 	flagResults       = flag.String("results", "", "write the throughput table with ratios (markdown) to this file")
+	flagDebounce      = flag.Duration("notify-debounce", 0, "NotifyDebounce of the generated relay in the latency runs (0: the relay's default)")
 	flagBatch         = flag.Int("batch", 2000, "batch size of the generated relay in the throughput runs")
 	flagLatencyFor    = flag.Duration("latency-for", 10*time.Second, "how long the 1,000 msg/s latency runs produce")
 	flagRate          = flag.Int("rate", 1000, "messages per second in the latency runs")
@@ -488,7 +489,7 @@ func BenchmarkLatency(b *testing.B) {
 		name string
 		run  func(ctx context.Context, b *testing.B, e *env)
 	}{
-		{"outbox-relay-notify", func(ctx context.Context, b *testing.B, e *env) { runOurs(ctx, b, e, "auto", 500*time.Millisecond, 0) }},
+		{"outbox-relay-notify", func(ctx context.Context, b *testing.B, e *env) { runOurs(ctx, b, e, "auto", 500*time.Millisecond, *flagDebounce) }},
 		{"outbox-relay-poll-50ms", func(ctx context.Context, b *testing.B, e *env) { runOurs(ctx, b, e, "off", 50*time.Millisecond, 0) }},
 		{"plain-notify-relay", runPlainNotify},
 	}

@@ -160,7 +160,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.Pipeline, "pipeline", 0, pipelineUsage)
 	fs.DurationVar(&o.PollInterval, "poll-interval", 500*time.Millisecond, "poll this often when no notification arrives")
 	fs.StringVar(&o.Notify, "notify", defaultNotify, "auto: LISTEN for the insert trigger's NOTIFY after a self-test, polling if it fails; off: poll only")
-	fs.DurationVar(&o.NotifyDebounce, "notify-debounce", 3*time.Millisecond, "at most one batch per shard per this interval when woken by notifications")
+	fs.DurationVar(&o.NotifyDebounce, "notify-debounce", time.Millisecond, "at most one batch per shard per this interval when woken by notifications")
 	fs.DurationVar(&o.NotifyTimeout, "notify-selftest-timeout", 2*time.Second, "how long the NOTIFY self-test waits at start")
 	fs.IntVar(&o.MaxAttempts, "max-attempts", 10, "broker rejections before a message is dead-lettered")
 	fs.DurationVar(&o.RetryBase, "retry-base", time.Second, "first retry delay (doubles per attempt, with jitter)")

@@ -39,7 +39,7 @@ type Options struct {
 	Pipeline       int
 	PollInterval   time.Duration // wake-up when no notification arrives (500ms)
 	Notify         string        // "auto": LISTEN after a NOTIFY self-test, else poll; "off": poll only ("auto")
-	NotifyDebounce time.Duration // at most one batch per shard per this interval on notifications (3ms)
+	NotifyDebounce time.Duration // at most one batch per shard per this interval on notifications (1ms)
 	NotifyTimeout  time.Duration // how long the self-test waits for its own NOTIFY (2s)
 	MaxAttempts    int           // rejections before a message is dead-lettered (10)
 	RetryBase      time.Duration // first retry delay; doubles per attempt, with jitter (1s)
@@ -92,7 +92,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.OnDeadLetter = "block"
 	}
 	def(&o.PollInterval, 500*time.Millisecond)
-	def(&o.NotifyDebounce, 3*time.Millisecond)
+	def(&o.NotifyDebounce, time.Millisecond)
 	def(&o.NotifyTimeout, 2*time.Second)
 	def(&o.RetryBase, time.Second)
 	def(&o.RetryMax, 5*time.Minute)
