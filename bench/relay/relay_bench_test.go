@@ -489,7 +489,9 @@ func BenchmarkLatency(b *testing.B) {
 		name string
 		run  func(ctx context.Context, b *testing.B, e *env)
 	}{
-		{"outbox-relay-notify", func(ctx context.Context, b *testing.B, e *env) { runOurs(ctx, b, e, "auto", 500*time.Millisecond, *flagDebounce) }},
+		{"outbox-relay-notify", func(ctx context.Context, b *testing.B, e *env) {
+			runOurs(ctx, b, e, "auto", 500*time.Millisecond, *flagDebounce)
+		}},
 		{"outbox-relay-poll-50ms", func(ctx context.Context, b *testing.B, e *env) { runOurs(ctx, b, e, "off", 50*time.Millisecond, 0) }},
 		{"plain-notify-relay", runPlainNotify},
 	}
