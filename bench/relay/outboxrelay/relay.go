@@ -1,6 +1,7 @@
 package outboxrelay
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -288,6 +289,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 	type flight struct {
 		tx   batchTx
 		aggs []aggregateKey
+		full bool // claimed BatchSize rows: more are likely waiting
 	}
 	done := make(chan landed, 2)
 	var slots [2]*flight // per slot: its batch in flight, nil when free
@@ -331,6 +333,13 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			land()
 			continue
 		}
+		if n == 1 && !cmp.Or(slots[0], slots[1]).full {
+			// The batch in flight took all there was: a claim beside it
+			// would find a few rows at most, and each such claim costs the
+			// producers a transaction and a lock check. Overlap a backlog only.
+			land()
+			continue
+		}
 		req := claimRequest{shard: shard, shards: r.opts.Shards, limit: r.opts.BatchSize,
 			blockOnDead: r.opts.OnDeadLetter == "block"}
 		if slots[0] != nil {
@@ -358,7 +367,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			failures = 0 // the database answers and nothing failed meanwhile
 		}
 		if len(msgs) > 0 {
-			slots[req.slot] = &flight{tx, aggregatesOf(msgs)}
+			slots[req.slot] = &flight{tx, aggregatesOf(msgs), len(msgs) >= r.opts.BatchSize}
 			n++
 			go func(slot int) {
 				err := r.runBatch(work, shard, tx, msgs, started)
