@@ -52,8 +52,9 @@ func (b *brokerOptions) connect(ctx context.Context, log *slog.Logger) (*nats.Co
 // the row's headers, outbox-id, event-type, aggregate-id (NATS has no message
 // key) and Nats-Msg-Id = outbox id (JetStream deduplicates by it).
 func natsMsg(m *Message) *nats.Msg {
-	nm := nats.NewMsg(m.AggregateType)
-	nm.Data = m.Payload
+	// Sized up front: growing the header map was a visible share of the
+	// relay's CPU.
+	nm := &nats.Msg{Subject: m.AggregateType, Data: m.Payload, Header: make(nats.Header, len(m.Headers)+4)}
 	for k, v := range m.Headers {
 		nm.Header.Set(k, v)
 	}
