@@ -35,8 +35,9 @@ type Options struct {
 	Shards    int // 1: leader mode; N: N shards, each with its own lock (1)
 	// Pipeline is how many batch transactions of a shard may be in flight at
 	// once: 1, or 2 to claim the next batch (without the aggregates in
-	// flight) while the current one is published. 0: 2 in leader mode on
-	// PostgreSQL, else 1. MySQL/MariaDB: 1 only.
+	// flight) while the current one, if it was full (a backlog), is
+	// published. 0: 2 in leader mode on PostgreSQL, else 1. MySQL/MariaDB: 1
+	// only.
 	Pipeline       int
 	PollInterval   time.Duration // wake-up when no notification arrives (500ms)
 	Notify         string        // "auto": LISTEN after a NOTIFY self-test, else poll; "off": poll only ("auto")

@@ -98,7 +98,7 @@ const pgGate = `pg_try_advisory_xact_lock($1::int4, $2::int4) AND ($3::bool = NO
 //
 // The gate statement also sets the batch transaction's planner settings
 // ($6: plan_cache_mode). Sequential and bitmap scans are off: every
-// statement of a batch reads rows by index, in seq order or by seq, and
+// statement of a batch reads rows by index, in seq order or by id, and
 // with shards the planner underestimates how many rows the shard filter
 // keeps and would read the whole table and sort it (100 ms a claim on
 // 200,000 pending rows instead of 2 ms).
