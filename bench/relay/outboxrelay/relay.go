@@ -1,7 +1,6 @@
 package outboxrelay
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -35,9 +34,9 @@ type Options struct {
 	Shards    int // 1: leader mode; N: N shards, each with its own lock (1)
 	// Pipeline is how many batch transactions of a shard may be in flight at
 	// once: 1, or 2 to claim the next batch (without the aggregates in
-	// flight) while the current one, if it was full (a backlog), is
-	// published. 0: 2 in leader mode on PostgreSQL, else 1. MySQL/MariaDB: 1
-	// only.
+	// flight) while the current one is published, when there is a backlog
+	// (the last claim with nothing beside it was full). 0: 2 in leader mode
+	// on PostgreSQL, else 1. MySQL/MariaDB: 1 only.
 	Pipeline       int
 	PollInterval   time.Duration // wake-up when no notification arrives (500ms)
 	Notify         string        // "auto": LISTEN after a NOTIFY self-test, else poll; "off": poll only ("auto")
@@ -290,11 +289,14 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 	type flight struct {
 		tx   batchTx
 		aggs []aggregateKey
-		full bool // claimed BatchSize rows: more are likely waiting
 	}
 	done := make(chan landed, 2)
 	var slots [2]*flight // per slot: its batch in flight, nil when free
 	n, failures := 0, 0
+	// backlog: the last claim with no batch beside it was full, so more rows
+	// are waiting. A claim beside a batch is short for another reason (it
+	// leaves out the aggregates in flight) and does not change it.
+	backlog := false
 	var failed error
 	land := func() {
 		l := <-done
@@ -334,7 +336,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			land()
 			continue
 		}
-		if n == 1 && !cmp.Or(slots[0], slots[1]).full {
+		if n == 1 && !backlog {
 			// The batch in flight took all there was: a claim beside it
 			// would find a few rows at most, and each such claim costs the
 			// producers a transaction and a lock check. Overlap a backlog only.
@@ -352,6 +354,9 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		fresh := req.beside == nil
 		started := time.Now()
 		tx, msgs, held, err := r.store.claim(work, req)
+		if fresh && err == nil {
+			backlog = len(msgs) >= r.opts.BatchSize
+		}
 		if fresh || held {
 			// An overlap claim can miss its key for a moment (another
 			// relay probing); only a fresh claim says who leads.
@@ -368,7 +373,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			failures = 0 // the database answers and nothing failed meanwhile
 		}
 		if len(msgs) > 0 {
-			slots[req.slot] = &flight{tx, aggregatesOf(msgs), len(msgs) >= r.opts.BatchSize}
+			slots[req.slot] = &flight{tx, aggregatesOf(msgs)}
 			n++
 			go func(slot int) {
 				err := r.runBatch(work, shard, tx, msgs, started)
