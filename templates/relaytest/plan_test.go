@@ -37,7 +37,7 @@ func TestShardClaimPlansByIndex(t *testing.T) {
 	var consts map[string]string
 	for _, f := range files {
 		switch {
-		case strings.HasSuffix(f.Path, ".up.sql") || (strings.HasSuffix(f.Path, ".sql") && !strings.HasSuffix(f.Path, ".down.sql")):
+		case strings.HasSuffix(f.Path, ".sql") && !strings.HasSuffix(f.Path, ".down.sql"):
 			if _, err := conn.Exec(ctx, string(f.Content)); err != nil {
 				t.Fatalf("migration %s: %v", f.Path, err)
 			}
