@@ -152,6 +152,48 @@ func TestDeliversInOrderWithHeaders(t *testing.T) {
 	})
 }
 
+// TestJetStreamAnswers: the stream's answers sorted as they should be. A
+// message over the stream's MaxMsgSize is rejected (the stream's API error:
+// attempts used, dead-lettered with its error); a subject no stream captures
+// (no responders) is "unavailable" (no attempt used, left pending); every
+// other message is acked and marked.
+func TestJetStreamAnswers(t *testing.T) {
+	c := get(t, "pg_jetstream")
+	d := openDB(t, "postgres")
+	e := newJetStream(t)
+	subject := e.prefix + ".orders"
+	var rows []row
+	for n := 1; n <= 3; n++ {
+		for _, agg := range []string{"big", "a", "b"} {
+			payload := fmt.Sprintf(`{"agg": %q, "n": %d}`, agg, n)
+			if agg == "big" && n == 2 {
+				payload = fmt.Sprintf(`{"agg": %q, "n": %d, "pad": %q}`, agg, n, strings.Repeat("x", 100*1024))
+			}
+			rows = append(rows, row{AggregateType: subject, AggregateID: agg, Payload: payload})
+		}
+	}
+	rows = append(rows, row{AggregateType: randName("nostream") + ".orders", AggregateID: "lost", Payload: `{"n": 1}`})
+	rows = d.insert(t, rows...)
+	big, lost := rows[3].ID, rows[len(rows)-1].ID
+	startRelay(t, c, fastFlags(d, "--broker-url", e.url, "--max-attempts", "2", "--on-dead-letter", "skip")...)
+	eventually(t, 30*time.Second, "the big message dead-lettered and the rest of the stream's published", func() bool {
+		return d.state(t, big).dead && d.count(t, "published_at IS NULL AND dead_at IS NULL") == 1
+	})
+	if s := d.state(t, big); s.attempts != 2 || !strings.Contains(s.lastError, "maximum") {
+		t.Fatalf("message over MaxMsgSize: %+v, want 2 attempts and the stream's size error", s)
+	}
+	time.Sleep(300 * time.Millisecond) // several retries of the unroutable one
+	if s := d.state(t, lost); s.published || s.dead || s.attempts != 0 {
+		t.Fatalf("message no stream captures: %+v, want pending with no attempt used", s)
+	}
+	if n := d.count(t, "attempts > 0 AND id <> $1", big); n != 0 {
+		t.Fatalf("%d acked messages used attempts", n)
+	}
+	if got := len(e.messages(t)); got != len(rows)-2 {
+		t.Fatalf("stream holds %d messages, want %d", got, len(rows)-2)
+	}
+}
+
 // TestNeverMarksBeforeAck: while the broker has not acked, no row is marked;
 // after the ack, every row is.
 func TestNeverMarksBeforeAck(t *testing.T) {
