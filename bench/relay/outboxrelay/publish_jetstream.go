@@ -226,10 +226,11 @@ func pubAckError(m *nats.Msg) error {
 // problems are "unavailable"; other API errors (message too large, wrong
 // expected sequence) are rejections.
 func jetStreamError(err error) error {
+	if err == nil {
+		return nil // before apiErr, which escapes: no allocation per ack
+	}
 	var apiErr *jetstream.APIError
 	switch {
-	case err == nil:
-		return nil
 	case errors.As(err, &apiErr):
 		if apiErr.Code >= 500 {
 			return Unavailable(err)

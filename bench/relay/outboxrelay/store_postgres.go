@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -120,9 +122,11 @@ WHERE current_setting('outboxify.relay_gate', true) = 'open'
 ORDER BY o.seq
 LIMIT $3
 FOR UPDATE OF o SKIP LOCKED`
-	// Marks and failures find rows by primary key. The ids travel as text[]
-	// (pgx encodes a []string as uuid[] through a failed attempt per element).
-	pgMarkSQL = `UPDATE outbox SET published_at = now(), next_attempt_at = NULL WHERE id = ANY($1::text[]::uuid[])`
+	// Marks and failures find rows by primary key. A mark's ids travel as
+	// one comma-separated text (no encoding work per element in pgx, which
+	// encodes a []string as uuid[] through a failed attempt per element);
+	// failures' as text[].
+	pgMarkSQL = `UPDATE outbox SET published_at = now(), next_attempt_at = NULL WHERE id = ANY(string_to_array($1::text, ',')::uuid[])`
 	pgFailSQL = `UPDATE outbox o SET
   attempts = o.attempts + CASE WHEN f.burn THEN 1 ELSE 0 END,
   last_error = f.err,
@@ -191,16 +195,37 @@ func readClaim(br pgx.BatchResults) ([]*Message, bool, error) {
 		return nil, held, fmt.Errorf("claim rows: %w", err)
 	}
 	defer rows.Close()
-	var msgs []*Message
-	var payload, headers []byte
+	// The text columns and payloads are scanned as DriverBytes (pgx's read
+	// buffer, valid until the next row) and copied into memory shared by the
+	// batch: one string per row for the four text columns, one slab for the
+	// payloads, one for the messages. A separate allocation per column and
+	// row was a visible share of the relay's CPU.
+	var (
+		msgs                                     []*Message
+		slab                                     []Message
+		payloads, scratch                        []byte
+		id, typ, aggID, evType, payload, headers pgtype.DriverBytes
+	)
 	for rows.Next() {
-		m := &Message{}
-		if err := rows.Scan(&m.Seq, &m.ID, &m.AggregateType, &m.AggregateID, &m.EventType, &payload, &headers, &m.Attempts, &m.CreatedAt); err != nil {
+		if len(slab) == cap(slab) {
+			slab = make([]Message, 0, 256)
+		}
+		slab = append(slab, Message{})
+		m := &slab[len(slab)-1]
+		if err := rows.Scan(&m.Seq, &id, &typ, &aggID, &evType, &payload, &headers, &m.Attempts, &m.CreatedAt); err != nil {
 			return nil, held, fmt.Errorf("scan claimed row: %w", err)
 		}
-		// Scan reuses its buffers: keep copies.
+		scratch = append(append(append(append(scratch[:0], id...), typ...), aggID...), evType...)
+		text := string(scratch)
+		a, b, c := len(id), len(id)+len(typ), len(id)+len(typ)+len(aggID)
+		m.ID, m.AggregateType, m.AggregateID, m.EventType = text[:a], text[a:b], text[b:c], text[c:]
+		if cap(payloads)-len(payloads) < len(payload) {
+			payloads = make([]byte, 0, max(64<<10, len(payload)))
+		}
+		start := len(payloads)
+		payloads = append(payloads, payload...)
 		// A row that cannot be decoded is not published; it counts as rejected.
-		m.decodeErr = decodeRow(m, append([]byte(nil), payload...), headers)
+		m.decodeErr = decodeRow(m, payloads[start:len(payloads):len(payloads)], headers)
 		msgs = append(msgs, m)
 	}
 	if err := rows.Err(); err != nil {
@@ -218,11 +243,15 @@ type pgBatch struct {
 func (t *pgBatch) complete(ctx context.Context, published []*Message, failures []failure) error {
 	b := &pgx.Batch{}
 	if len(published) > 0 {
-		ids := make([]string, len(published))
+		var ids strings.Builder
+		ids.Grow(len(published) * (len(published[0].ID) + 1))
 		for i, m := range published {
-			ids[i] = m.ID
+			if i > 0 {
+				ids.WriteByte(',')
+			}
+			ids.WriteString(m.ID)
 		}
-		b.Queue(pgMarkSQL, ids)
+		b.Queue(pgMarkSQL, ids.String())
 	}
 	if len(failures) > 0 {
 		ids := make([]string, len(failures))
