@@ -44,6 +44,7 @@ var (
 	flagResults       = flag.String("results", "", "write the throughput table with ratios (markdown) to this file")
 	flagDebounce      = flag.Duration("notify-debounce", 0, "NotifyDebounce of the generated relay in the latency runs (0: the relay's default)")
 	flagBatch         = flag.Int("batch", 2000, "batch size of the generated relay in the throughput runs")
+	flagPipeline      = flag.Int("pipeline", 0, "batch transactions in flight per shard of the generated relay in the throughput runs (0: the relay's default)")
 	flagLatencyFor    = flag.Duration("latency-for", 10*time.Second, "how long the 1,000 msg/s latency runs produce")
 	flagRate          = flag.Int("rate", 1000, "messages per second in the latency runs")
 )
@@ -404,7 +405,7 @@ func ourRelay(b *testing.B, e *env, shards, batch int) {
 	}()
 	m := outboxrelay.NewMetrics()
 	r, err := outboxrelay.New(outboxrelay.FromPool(e.relay), pub, outboxrelay.Options{
-		BatchSize: batch, Shards: shards, Notify: "off", PollInterval: 5 * time.Millisecond, Logger: quiet(), Metrics: m})
+		BatchSize: batch, Shards: shards, Pipeline: *flagPipeline, Notify: "off", PollInterval: 5 * time.Millisecond, Logger: quiet(), Metrics: m})
 	if err != nil {
 		b.Fatal(err)
 	}

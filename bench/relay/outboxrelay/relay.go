@@ -35,8 +35,9 @@ type Options struct {
 	// Pipeline is how many batch transactions of a shard may be in flight at
 	// once: 1, or 2 to claim the next batch (without the aggregates in
 	// flight) while the current one is published, when there is a backlog
-	// (the last claim with nothing beside it was full). 0: 2 in leader mode
-	// on PostgreSQL, else 1. MySQL/MariaDB: 1 only.
+	// (the last claim with nothing beside it was full); on a backlog the two
+	// batches take the two halves of the shard's aggregates by hash. 0: 2 in
+	// leader mode on PostgreSQL, else 1. MySQL/MariaDB: 1 only.
 	Pipeline       int
 	PollInterval   time.Duration // wake-up when no notification arrives (500ms)
 	Notify         string        // "auto": LISTEN after a NOTIFY self-test, else poll; "off": poll only ("auto")
@@ -183,6 +184,23 @@ type claimRequest struct {
 	// rows wait until those batches commit, so that per aggregate a message
 	// is published only after the one before it was acked and marked.
 	exclude []aggregateKey
+	// half (0 or 1) narrows the claim to one half of the shard's aggregates,
+	// -1: the whole shard. On a backlog each pipeline slot claims its own
+	// half, so the claim beside a batch in flight needs no exclusion: left to
+	// skip the aggregates in flight, a claim read about seven rows for each
+	// one it took (1,000 aggregates, batch 2,000), which cost PostgreSQL 3 µs
+	// per message.
+	half int
+}
+
+// hashFilter returns the claim's modulus and remainder on the row's
+// aggregate hash: the shard, or one half of it. A half of shard s of N is
+// hash % 2N = s + N*half, since (hash % 2N) % N = hash % N.
+func (r claimRequest) hashFilter() (mod, rem int) {
+	if r.half < 0 {
+		return r.shards, r.shard
+	}
+	return 2 * r.shards, r.shard + r.half*r.shards
 }
 
 type aggregateKey struct{ typ, id string }
@@ -289,6 +307,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 	type flight struct {
 		tx   batchTx
 		aggs []aggregateKey
+		half int
 	}
 	done := make(chan landed, 2)
 	var slots [2]*flight // per slot: its batch in flight, nil when free
@@ -344,12 +363,18 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			continue
 		}
 		req := claimRequest{shard: shard, shards: r.opts.Shards, limit: r.opts.BatchSize,
-			blockOnDead: r.opts.OnDeadLetter == "block"}
+			blockOnDead: r.opts.OnDeadLetter == "block", half: -1}
 		if slots[0] != nil {
 			req.slot = 1
 		}
+		if backlog && r.opts.Pipeline > 1 {
+			req.half = req.slot
+		}
 		if f := slots[1-req.slot]; f != nil {
-			req.beside, req.exclude = f.tx, f.aggs
+			req.beside = f.tx
+			if req.half < 0 || f.half != 1-req.half {
+				req.exclude = f.aggs // not the other half: may share aggregates
+			}
 		}
 		fresh := req.beside == nil
 		started := time.Now()
@@ -373,7 +398,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			failures = 0 // the database answers and nothing failed meanwhile
 		}
 		if len(msgs) > 0 {
-			slots[req.slot] = &flight{tx, aggregatesOf(msgs)}
+			slots[req.slot] = &flight{tx, aggregatesOf(msgs), req.half}
 			n++
 			go func(slot int) {
 				err := r.runBatch(work, shard, tx, msgs, started)
@@ -382,6 +407,9 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		}
 		if held && len(msgs) >= r.opts.BatchSize {
 			continue // a full batch: more rows are waiting
+		}
+		if fresh && req.half >= 0 {
+			continue // this half ran short: the next claim takes the whole shard
 		}
 		if !fresh {
 			// Short beside a batch in flight: the rest may belong to its

@@ -159,7 +159,8 @@ func (s *pgStore) claim(ctx context.Context, req claimRequest) (batchTx, []*Mess
 		planCache = "force_custom_plan"
 	}
 	b.Queue(pgLockSQL, class, int32(req.shard), req.beside == nil, int64(uint32(other)), pred, planCache)
-	b.Queue(pgClaimSQL, int32(req.shards), int32(req.shard), req.limit, req.blockOnDead, exclude)
+	mod, rem := req.hashFilter()
+	b.Queue(pgClaimSQL, int32(mod), int32(rem), req.limit, req.blockOnDead, exclude)
 	br := conn.SendBatch(ctx, b)
 	msgs, held, err := readClaim(br)
 	if cerr := br.Close(); err == nil && cerr != nil {
