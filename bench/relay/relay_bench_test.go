@@ -504,7 +504,11 @@ func BenchmarkLatency(b *testing.B) {
 				relayDone := make(chan struct{})
 				go func() { mode.run(ctx, b, e); close(relayDone) }()
 				time.Sleep(500 * time.Millisecond) // LISTEN + self-test
+				before := takeCPU()
 				lat, commits := produceAndMeasure(b, e)
+				// CPU of producers and relay together (the producers' share is the
+				// same in every mode).
+				reportCPU(b, before, len(lat))
 				cancel()
 				<-relayDone
 				b.ReportMetric(pct(lat, 50), "p50-ms")
