@@ -298,7 +298,9 @@ func (r *Relay) Run(ctx context.Context) error {
 
 // worker runs the batch loop of one shard until stop ends; work cancels the
 // batches in flight. With Pipeline 2 the next batch is claimed while the
-// current one is published: the database's work and the broker's overlap.
+// current one is published: on a backlog the database's work and the
+// broker's overlap; at a trickle, rows announced while a batch is in
+// flight do not wait for its acks and commit.
 func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct{}) {
 	type landed struct {
 		slot int
@@ -316,9 +318,12 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 	// are waiting. A claim beside a batch is short for another reason (it
 	// leaves out the aggregates in flight) and does not change it.
 	backlog := false
+	// woken: a notification (or the poll) came after the last claim, so new
+	// rows may be waiting beside the batch in flight.
+	woken := false
+	var lastClaim time.Time // start of the last claim, for the debounce
 	var failed error
-	land := func() {
-		l := <-done
+	settle := func(l landed) {
 		slots[l.slot] = nil
 		n--
 		switch {
@@ -326,6 +331,34 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			failed = l.err
 		case l.err == nil && failed == nil:
 			failures = 0
+		}
+	}
+	land := func() { settle(<-done) }
+	// wait until stop, the poll, or a notification (debounced); with
+	// landing, also until a batch lands.
+	wait := func(landing bool) {
+		var landings <-chan landed
+		if landing {
+			landings = done
+		}
+		timer := time.NewTimer(r.opts.PollInterval)
+		defer timer.Stop()
+		select {
+		case <-stop.Done():
+		case l := <-landings:
+			settle(l)
+		case <-timer.C:
+			woken = true
+		case <-wake:
+			woken = true
+			// Debounce: a burst of notifications makes one batch, not one per insert.
+			if d := time.Until(lastClaim.Add(r.opts.NotifyDebounce)); d > 0 {
+				sleep(stop, d)
+			}
+			select {
+			case <-wake:
+			default:
+			}
 		}
 	}
 	defer func() {
@@ -355,13 +388,14 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 			land()
 			continue
 		}
-		if n == 1 && !backlog {
-			// The batch in flight took all there was: a claim beside it
-			// would find a few rows at most, and each such claim costs the
-			// producers a transaction and a lock check. Overlap a backlog only.
-			land()
+		if n == 1 && !backlog && !woken {
+			// The batch in flight took all there was and nothing came since:
+			// a claim beside it would find nothing, and each claim costs the
+			// producers a transaction and a lock check.
+			wait(true)
 			continue
 		}
+		woken = false
 		req := claimRequest{shard: shard, shards: r.opts.Shards, limit: r.opts.BatchSize,
 			blockOnDead: r.opts.OnDeadLetter == "block", half: -1}
 		if slots[0] != nil {
@@ -378,6 +412,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		}
 		fresh := req.beside == nil
 		started := time.Now()
+		lastClaim = started
 		tx, msgs, held, err := r.store.claim(work, req)
 		if fresh && err == nil {
 			backlog = len(msgs) >= r.opts.BatchSize
@@ -413,30 +448,19 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		}
 		if !fresh {
 			// Short beside a batch in flight: the rest may belong to its
-			// aggregates. Claim again once a batch has landed.
+			// aggregates. Claim again once a batch has landed, or beside it
+			// when new rows are announced.
 			if n > 0 {
-				land()
+				wait(true)
 			}
 			continue
 		}
 		// Everything claimable was claimed (or another relay leads): wait
-		// for a notification or the poll.
-		timer := time.NewTimer(r.opts.PollInterval)
-		select {
-		case <-stop.Done():
-			timer.Stop()
-		case <-timer.C:
-		case <-wake:
-			timer.Stop()
-			// Debounce: a burst of notifications makes one batch, not one per insert.
-			if d := time.Until(started.Add(r.opts.NotifyDebounce)); d > 0 {
-				sleep(stop, d)
-			}
-			select {
-			case <-wake:
-			default:
-			}
-		}
+		// for a notification or the poll. A batch in flight does not hold
+		// up what comes meanwhile: the next claim goes beside it (without
+		// its aggregates), so a slow ack or commit does not delay the rows
+		// of other aggregates.
+		wait(false)
 	}
 }
 

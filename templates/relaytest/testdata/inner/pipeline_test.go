@@ -166,3 +166,34 @@ func TestPipelineLeaderModeTwoRelays(t *testing.T) {
 		t.Fatal("no relay had two batches in flight: the test did not exercise the pipeline")
 	}
 }
+
+// TestPipelineTrickle: rows that arrive a few at a time while a batch is in
+// flight are claimed beside it (without its aggregates) instead of waiting
+// for its acks and commit; per aggregate the order still holds through
+// random publish delays and refusals, and the batches did overlap. Four
+// aggregates, so that a claim beside a batch often meets rows of its
+// aggregates (it fails when the claim does not leave them out).
+func TestPipelineTrickle(t *testing.T) {
+	c := get(t, "pg_jetstream")
+	for _, shards := range []int{1, 2} {
+		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) {
+			d := openDB(t, "postgres")
+			b := &overlapBroker{}
+			o := pipelineOptions(2)
+			o.Shards = shards
+			o.BatchSize = 100 // never full: no backlog, no hash halves
+			o.PollInterval = 2 * time.Millisecond // the poll stands in for notifications
+			runRelay(t, c, d, b.publisher(0), o)
+			var rows []row
+			for _, r := range sequence("t", aggregates("r", 4), 300) {
+				rows = append(rows, d.insert(t, r)...)
+				time.Sleep(2 * time.Millisecond)
+			}
+			eventually(t, 60*time.Second, "every row published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+			b.checkAll(t, rows)
+			if got := b.maxSelf.Load(); got < 2 {
+				t.Fatalf("at most %d publish call in flight: no claim went beside a batch in flight", got)
+			}
+		})
+	}
+}
