@@ -54,6 +54,7 @@ var (
 type env struct {
 	pool   *pgxpool.Pool // producers, fills, checks
 	relay  *pgxpool.Pool // the relay under test (its own pool, as in its own process)
+	trips  *tripCounter  // round trips on the relay's pool
 	url    string
 	nc     *nats.Conn
 	js     jetstream.JetStream
@@ -92,6 +93,8 @@ func newEnv(b *testing.B) *env {
 	b.Cleanup(pool.Close)
 	rcfg := cfg.Copy()
 	rcfg.MaxConns = 4
+	trips := &tripCounter{}
+	rcfg.ConnConfig.Tracer = trips
 	relayPool, err := pgxpool.NewWithConfig(ctx, rcfg)
 	if err != nil {
 		b.Fatal(err)
@@ -117,13 +120,29 @@ func newEnv(b *testing.B) *env {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := &env{pool: pool, relay: relayPool, url: url, nc: nc, js: js, stream: "BENCH_" + strings.ToUpper(randHex(4)), prefix: "bench" + randHex(4)}
+	e := &env{pool: pool, relay: relayPool, trips: trips, url: url, nc: nc, js: js, stream: "BENCH_" + strings.ToUpper(randHex(4)), prefix: "bench" + randHex(4)}
 	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: e.stream, Subjects: []string{e.prefix + ".>"}}); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = js.DeleteStream(context.Background(), e.stream) })
 	return e
 }
+
+// tripCounter counts the relay pool's round trips: one per statement sent
+// alone (BEGIN and COMMIT included), one per pipelined batch.
+type tripCounter struct{ n atomic.Int64 }
+
+func (t *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	t.n.Add(1)
+	return ctx
+}
+func (t *tripCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (t *tripCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	t.n.Add(1)
+	return ctx
+}
+func (t *tripCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (t *tripCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
 
 func (e *env) subject() string { return e.prefix + ".orders" }
 
@@ -504,8 +523,9 @@ func BenchmarkLatency(b *testing.B) {
 				relayDone := make(chan struct{})
 				go func() { mode.run(ctx, b, e); close(relayDone) }()
 				time.Sleep(500 * time.Millisecond) // LISTEN + self-test
-				before := takeCPU()
+				before, trips := takeCPU(), e.trips.n.Load()
 				lat, commits := produceAndMeasure(b, e)
+				b.ReportMetric(float64(e.trips.n.Load()-trips)/float64(len(lat)), "relay-trips/msg")
 				// CPU of producers and relay together (the producers' share is the
 				// same in every mode).
 				reportCPU(b, before, len(lat))
