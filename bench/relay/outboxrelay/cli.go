@@ -165,6 +165,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.MaxAttempts, "max-attempts", 10, "broker rejections before a message is dead-lettered")
 	fs.DurationVar(&o.RetryBase, "retry-base", time.Second, "first retry delay (doubles per attempt, with jitter)")
 	fs.DurationVar(&o.RetryMax, "retry-max", 5*time.Minute, "longest retry delay")
+	fs.DurationVar(&o.OutageRetryMax, "outage-retry-max", 5*time.Second, "longest wait between tries while the broker or database is unreachable (bounds how long the relay idles after an outage ends)")
 	fs.StringVar(&o.OnDeadLetter, "on-dead-letter", "block", "block: a dead letter holds back the later messages of its aggregate until replayed; skip: they go on")
 	fs.DurationVar(&o.PublishTimeout, "publish-timeout", 30*time.Second, "longest wait for broker acks of one wave of messages")
 	fs.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, finish the current batch within this time, else abandon it (rolled back, published again later)")

@@ -46,6 +46,12 @@ type Options struct {
 	MaxAttempts    int           // rejections before a message is dead-lettered (10)
 	RetryBase      time.Duration // first retry delay; doubles per attempt, with jitter (1s)
 	RetryMax       time.Duration // longest retry delay (5m)
+	// OutageRetryMax is the longest wait between tries while the broker or
+	// the database cannot be reached, and the retry delay of a message the
+	// broker could not be reached for (5s). It is kept short because it only
+	// spares the unreachable server a hot loop: a longer wait just delays
+	// the relay's recovery after the outage ends.
+	OutageRetryMax time.Duration
 	OnDeadLetter   string        // "block": a dead letter holds back its aggregate; "skip": it does not ("block")
 	PublishTimeout time.Duration // longest wait for the acks of one wave of publishes (30s)
 	// ShutdownTimeout bounds how long Run finishes the current batch after
@@ -98,6 +104,7 @@ func (o Options) withDefaults() (Options, error) {
 	def(&o.NotifyTimeout, 2*time.Second)
 	def(&o.RetryBase, time.Second)
 	def(&o.RetryMax, 5*time.Minute)
+	def(&o.OutageRetryMax, 5*time.Second)
 	def(&o.PublishTimeout, 30*time.Second)
 	def(&o.ShutdownTimeout, 30*time.Second)
 	if o.Logger == nil {
@@ -122,6 +129,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("on-dead-letter %q: want block or skip", o.OnDeadLetter)
 	case o.Notify != "auto" && o.Notify != "off":
 		return o, fmt.Errorf("notify %q: want auto or off", o.Notify)
+	case o.OutageRetryMax < 0:
+		return o, fmt.Errorf("outage retry max %s: must not be negative", o.OutageRetryMax)
 	case o.RetryMax < o.RetryBase:
 		return o, fmt.Errorf("retry max %s is shorter than retry base %s", o.RetryMax, o.RetryBase)
 	}
@@ -378,7 +387,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 				land()
 			}
 			failures++
-			d := backoff(r.opts.RetryBase, r.opts.RetryMax, failures)
+			d := backoff(r.opts.RetryBase, r.opts.OutageRetryMax, failures)
 			r.log.Warn("outbox batch failed", "shard", shard, "err", failed, "retry_in", d)
 			failed = nil
 			sleep(stop, d)
@@ -500,13 +509,16 @@ func (r *Relay) runBatch(ctx context.Context, shard int, tx batchTx, msgs []*Mes
 			// untouched: it waits behind the failed message of its aggregate
 		case IsUnavailable(e):
 			unavailable++
-			fails = append(fails, failure{msg: m, delay: backoff(r.opts.RetryBase, r.opts.RetryMax, 1), err: errText(e)})
+			fails = append(fails, failure{msg: m, delay: backoff(r.opts.RetryBase, r.opts.OutageRetryMax, 1), err: errText(e)})
 		default:
 			rejected++
 			attempts := m.Attempts + 1
 			f := failure{msg: m, burn: true, err: errText(e), delay: backoff(r.opts.RetryBase, r.opts.RetryMax, attempts)}
 			if attempts >= r.opts.MaxAttempts {
-				f.dead = true
+				// No retry is due: a dead letter waits for replay, and in skip
+				// mode the later rows of its aggregate must not wait out a
+				// backoff that will never be used.
+				f.dead, f.delay = true, 0
 				dead++
 				r.log.Error("outbox message dead-lettered", "id", m.ID, "aggregate_type", m.AggregateType,
 					"aggregate_id", m.AggregateID, "attempts", attempts, "err", e)

@@ -343,6 +343,75 @@ func TestUnavailableBrokerUsesNoAttempts(t *testing.T) {
 	})
 }
 
+// TestRecoversSoonAfterOutage: the broker is unreachable for a while; the
+// relay's waits between tries stay within OutageRetryMax, not the
+// per-message RetryBase/RetryMax, so the rows go out soon after the broker
+// is back.
+func TestRecoversSoonAfterOutage(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		d.insert(t, sequence("t", aggregates("o", 4), 12)...)
+		var mu sync.Mutex
+		down := true
+		rec := &recorder{}
+		rec.decide = func(m *Msg, call int) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if down {
+				return unavailable{"connection refused (test)"}
+			}
+			return nil
+		}
+		o := defaultFake()
+		// Rejection backoff that would keep the relay away for seconds.
+		o.RetryBase, o.RetryMax, o.OutageRetryMax = 10*time.Second, time.Hour, 200*time.Millisecond
+		runFake(t, c, d, rec, o)
+		time.Sleep(1500 * time.Millisecond)
+		if n := d.count(t, "published_at IS NOT NULL OR attempts > 0"); n != 0 {
+			t.Fatalf("%d rows changed during the outage", n)
+		}
+		mu.Lock()
+		down = false
+		back := time.Now()
+		mu.Unlock()
+		eventually(t, 30*time.Second, "all rows published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+		if took := time.Since(back); took > 1500*time.Millisecond {
+			t.Fatalf("rows published %s after the broker came back, want within 1.5s (outage retry max 200ms)", took)
+		}
+	})
+}
+
+// TestSkipModeDeadLetterReleasesAggregate: in skip mode the later messages
+// of a dead-lettered message's aggregate go at once, not after the retry
+// delay the dead row will never use.
+func TestSkipModeDeadLetterReleasesAggregate(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		rows := d.insert(t,
+			row{AggregateType: "t", AggregateID: "X", Payload: `{"n":1}`},
+			row{AggregateType: "t", AggregateID: "X", Payload: `{"n":2}`},
+		)
+		rec := &recorder{}
+		rec.decide = func(m *Msg, call int) error {
+			if m.ID == rows[0].ID {
+				return errors.New("schema rejected (test)")
+			}
+			return nil
+		}
+		o := defaultFake()
+		o.OnDeadLetter, o.MaxAttempts = "skip", 1
+		// A retry delay of 15-30s, were the dead row given one.
+		o.RetryBase, o.RetryMax = 30*time.Second, time.Hour
+		runFake(t, c, d, rec, o)
+		eventually(t, 30*time.Second, "X1 dead-lettered", func() bool { return d.state(t, rows[0].ID).dead })
+		died := time.Now()
+		eventually(t, 30*time.Second, "X2 published", func() bool { return d.state(t, rows[1].ID).published })
+		if took := time.Since(died); took > 3*time.Second {
+			t.Fatalf("X2 published %s after X1 was dead-lettered, want within 3s in skip mode", took)
+		}
+	})
+}
+
 // TestPoisonMessageDeadLetters: X1 is always rejected: after MaxAttempts it
 // is dead-lettered with its error; in block mode X2 waits, in skip mode it
 // goes; Y flows either way; replay --dead requeues X1 (count first, nothing

@@ -414,6 +414,7 @@ type fakeOptions struct {
 	MaxAttempts     int
 	RetryBase       time.Duration
 	RetryMax        time.Duration
+	OutageRetryMax  time.Duration
 	OnDeadLetter    string
 	ShutdownTimeout time.Duration
 	PublishTimeout  time.Duration
