@@ -26,6 +26,11 @@ type Detection struct {
 	Out    string // --out of the last run (Options.Out when no flag is given)
 	Items  []Item // one per setting, in a fixed order
 	Notes  []string
+	// Unsupported holds what was said of the unsupported broker clients
+	// found when no supported one was (and no last run chose a broker):
+	// generating a relay for the default broker would publish where the
+	// service does not, so generate refuses unless --broker is given.
+	Unsupported []string
 }
 
 // Item is one detected setting and the evidence for it.
@@ -210,6 +215,7 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	}
 
 	// Broker.
+	brokerDefaulted := false
 	if v, src, others := first(brokerSignals); v != "" {
 		if v == "nats" && (imports["github.com/nats-io/nats.go/jetstream"] || usesJetStreamContext(root, generated)) {
 			v, src = "jetstream", src+" (JetStream in use)"
@@ -223,12 +229,15 @@ func Detect(dir string) (templates.Config, Detection, error) {
 			det.Notes = append(det.Notes, fmt.Sprintf("also found broker clients %s; pass --broker to choose", strings.Join(others, ", ")))
 		}
 	} else {
-		cfg.Broker = "nats"
+		cfg.Broker, brokerDefaulted = "nats", true
 		det.add("broker", "nats", "default (no supported broker client in go.mod)")
 	}
 	for _, s := range unsupportedBrokers {
 		if _, ok := has(s.path); ok {
 			det.Notes = append(det.Notes, s.value)
+			if brokerDefaulted {
+				det.Unsupported = append(det.Unsupported, s.value)
+			}
 		}
 	}
 
@@ -285,6 +294,9 @@ func (d *Detection) useLastRun(c templates.Config, s Settings) templates.Config 
 			continue
 		}
 		*f.dst = f.v
+		if f.setting == "broker" {
+			d.Unsupported = nil // the last run chose one
+		}
 		for i := range d.Items {
 			if d.Items[i].Setting == f.setting {
 				d.Items[i].Value, d.Items[i].Source = f.v, src

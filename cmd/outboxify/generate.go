@@ -61,6 +61,10 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 	}
 	fmt.Fprintf(info, "detected:\n%s", det)
 	cfg = generate.Override(cfg, gen.Config())
+	if len(det.Unsupported) > 0 && gen.Broker == "" && cfg.Relay != "debezium" {
+		return withCode(exitError, fmt.Errorf("no supported broker client in this module (%s); pass --broker %s to generate a relay for a supported one",
+			strings.Join(det.Unsupported, "; "), strings.Join(generate.Brokers, "|")))
+	}
 	out := gen.Out
 	if out == "" {
 		out = det.Out // the last run's --out
