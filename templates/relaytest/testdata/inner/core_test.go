@@ -412,6 +412,70 @@ func TestSkipModeDeadLetterReleasesAggregate(t *testing.T) {
 	})
 }
 
+// TestRetryBackoffGrowsWithJitter: a message that keeps being rejected
+// waits RetryBase·2^(attempts-1), capped at RetryMax, of which up to half is
+// random: the waits grow, stop growing at the cap, and messages that failed
+// together do not retry together.
+func TestRetryBackoffGrowsWithJitter(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		rows := d.insert(t,
+			row{AggregateType: "t", AggregateID: "J1", Payload: `{"n":1}`},
+			row{AggregateType: "t", AggregateID: "J2", Payload: `{"n":1}`},
+			row{AggregateType: "t", AggregateID: "J3", Payload: `{"n":1}`},
+			row{AggregateType: "t", AggregateID: "J4", Payload: `{"n":1}`},
+		)
+		const maxAttempts = 9 // the last wait, uncapped, would be 3.2-6.4 s
+		base, capped := 50*time.Millisecond, 800*time.Millisecond
+		var mu sync.Mutex
+		seen := map[string][]time.Time{} // per message: when attempt k (k = m.Attempts) was first offered
+		rec := &recorder{}
+		rec.decide = func(m *Msg, call int) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if len(seen[m.ID]) == m.Attempts {
+				seen[m.ID] = append(seen[m.ID], time.Now())
+			}
+			return errors.New("broker says no (test)")
+		}
+		o := defaultFake()
+		o.MaxAttempts, o.RetryBase, o.RetryMax = maxAttempts, base, capped
+		runFake(t, c, d, rec, o)
+		eventually(t, 60*time.Second, "all rows dead-lettered", func() bool { return d.count(t, "dead_at IS NOT NULL") == len(rows) })
+
+		mu.Lock()
+		defer mu.Unlock()
+		// Slack over the nominal wait for polling, the batch and a busy machine;
+		// the wait itself is never shorter than half the nominal one.
+		const slack = time.Second
+		var totals []time.Duration
+		for _, r := range rows {
+			ts := seen[r.ID]
+			if len(ts) != maxAttempts {
+				t.Fatalf("message %s offered at %d distinct attempts, want %d", r.ID, len(ts), maxAttempts)
+			}
+			for k := 1; k < len(ts); k++ {
+				nominal := min(base<<(k-1), capped)
+				gap := ts[k].Sub(ts[k-1])
+				if gap < nominal/2-5*time.Millisecond || gap > nominal+slack {
+					t.Errorf("message %s: wait before attempt %d = %s, want %s..%s (base %s, max %s)",
+						r.ID, k+1, gap.Round(time.Millisecond), nominal/2, nominal+slack, base, capped)
+				}
+			}
+			totals = append(totals, ts[len(ts)-1].Sub(ts[0]))
+		}
+		lo, hi := totals[0], totals[0]
+		for _, v := range totals {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		// Without jitter the four fail in one batch and retry in one batch
+		// each time: their totals agree to a poll tick.
+		if hi-lo < 50*time.Millisecond {
+			t.Errorf("four messages failing together retried in step (totals %v): no jitter", totals)
+		}
+	})
+}
+
 // TestPoisonMessageDeadLetters: X1 is always rejected: after MaxAttempts it
 // is dead-lettered with its error; in block mode X2 waits, in skip mode it
 // goes; Y flows either way; replay --dead requeues X1 (count first, nothing
