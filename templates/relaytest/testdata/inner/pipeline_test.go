@@ -181,7 +181,7 @@ func TestPipelineTrickle(t *testing.T) {
 			b := &overlapBroker{}
 			o := pipelineOptions(2)
 			o.Shards = shards
-			o.BatchSize = 100 // never full: no backlog, no hash halves
+			o.BatchSize = 100                     // never full: no backlog, no hash halves
 			o.PollInterval = 2 * time.Millisecond // the poll stands in for notifications
 			runRelay(t, c, d, b.publisher(0), o)
 			var rows []row
