@@ -137,52 +137,65 @@ func relayToBroker(t *testing.T, ident, dest string, args ...string) (*testDB, [
 	return d, rows
 }
 
+// forDatabases runs f for the broker's relay on PostgreSQL and on MariaDB
+// (idents pg_<broker>, my_<broker>): the publisher is the same code, the
+// claim, mark and failure paths around it are not.
+func forDatabases(t *testing.T, broker string, f func(t *testing.T, ident string)) {
+	for _, db := range []struct{ name, prefix string }{{"postgres", "pg_"}, {"mysql", "my_"}} {
+		t.Run(db.name, func(t *testing.T) {
+			if db.prefix == "my_" {
+				needEnv(t, "OUTBOXIFY_MYSQL_DSN")
+			}
+			f(t, db.prefix+broker)
+		})
+	}
+}
+
 // ---- Kafka (kfake), with each client ----
 
 func TestKafkaClients(t *testing.T) {
-	for _, ident := range []string{"pg_kafkago", "pg_franzgo", "pg_sarama", "my_franzgo"} {
-		t.Run(ident, func(t *testing.T) {
-			if strings.HasPrefix(ident, "my_") {
-				needEnv(t, "OUTBOXIFY_MYSQL_DSN")
-			}
-			topic := randName("orders")
-			cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, topic))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cluster.Close()
-			addrs := cluster.ListenAddrs()
-			_, rows := relayToBroker(t, ident, topic, "--broker-url", strings.Join(addrs, ","))
+	for _, client := range []string{"kafkago", "franzgo", "sarama"} {
+		t.Run(client, func(t *testing.T) { forDatabases(t, client, testKafkaClient) })
+	}
+}
 
-			cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
-			if err != nil {
-				t.Fatal(err)
+func testKafkaClient(t *testing.T, ident string) {
+	topic := randName("orders")
+	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cluster.Close()
+	addrs := cluster.ListenAddrs()
+	_, rows := relayToBroker(t, ident, topic, "--broker-url", strings.Join(addrs, ","))
+
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var got []received
+	partitionOf := map[string]int32{}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for len(got) < len(rows) && ctx.Err() == nil {
+		fetches := cl.PollFetches(ctx)
+		fetches.EachRecord(func(r *kgo.Record) {
+			h := map[string]string{}
+			for _, kv := range r.Headers {
+				h[kv.Key] = string(kv.Value)
 			}
-			defer cl.Close()
-			var got []received
-			partitionOf := map[string]int32{}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			for len(got) < len(rows) && ctx.Err() == nil {
-				fetches := cl.PollFetches(ctx)
-				fetches.EachRecord(func(r *kgo.Record) {
-					h := map[string]string{}
-					for _, kv := range r.Headers {
-						h[kv.Key] = string(kv.Value)
-					}
-					key := string(r.Key)
-					if p, ok := partitionOf[key]; ok && p != r.Partition {
-						t.Errorf("key %s in partitions %d and %d", key, p, r.Partition)
-					}
-					partitionOf[key] = r.Partition
-					got = append(got, received{agg: key, body: r.Value, headers: h})
-				})
+			key := string(r.Key)
+			if p, ok := partitionOf[key]; ok && p != r.Partition {
+				t.Errorf("key %s in partitions %d and %d", key, p, r.Partition)
 			}
-			// Per-key order holds within a partition; order the consumer's
-			// view by partition offset (records of one key share a partition).
-			verifyDelivery(t, rows, got, false, false)
+			partitionOf[key] = r.Partition
+			got = append(got, received{agg: key, body: r.Value, headers: h})
 		})
 	}
+	// Per-key order holds within a partition; order the consumer's
+	// view by partition offset (records of one key share a partition).
+	verifyDelivery(t, rows, got, false, false)
 }
 
 // TestKafkaPoisonMessage runs each Kafka client against a broker whose
@@ -191,54 +204,58 @@ func TestKafkaClients(t *testing.T) {
 // after --max-attempts; the messages the broker refused only because they
 // shared its produce batch use no attempt, and every other message flows.
 func TestKafkaPoisonMessage(t *testing.T) {
-	for _, ident := range []string{"pg_kafkago", "pg_franzgo", "pg_sarama"} {
-		t.Run(ident, func(t *testing.T) {
-			c := get(t, ident)
-			topic := randName("poison")
-			// One partition: every aggregate shares the poison's produce batches.
-			cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, topic),
-				kfake.BrokerConfigs(map[string]string{"message.max.bytes": "2048"}))
-			if err != nil {
-				t.Fatal(err)
+	for _, client := range []string{"kafkago", "franzgo", "sarama"} {
+		t.Run(client, func(t *testing.T) { forDatabases(t, client, testKafkaPoisonMessage) })
+	}
+}
+
+func testKafkaPoisonMessage(t *testing.T, ident string) {
+	c := get(t, ident)
+	topic := randName("poison")
+	// One partition: every aggregate shares the poison's produce batches.
+	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, topic),
+		kfake.BrokerConfigs(map[string]string{"message.max.bytes": "2048"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cluster.Close()
+	d := openDB(t, c.db)
+	var rows []row
+	for n := 1; n <= 3; n++ {
+		for a := 0; a < 6; a++ {
+			agg := fmt.Sprintf("k-%d", a)
+			payload := fmt.Sprintf(`{"agg": %q, "n": %d}`, agg, n)
+			if a == 0 && n == 2 {
+				pad := make([]byte, 3072) // random: franz-go compresses batches
+				_, _ = rand.Read(pad)
+				payload = fmt.Sprintf(`{"agg": %q, "n": %d, "pad": %q}`, agg, n, base64.StdEncoding.EncodeToString(pad))
 			}
-			defer cluster.Close()
-			d := openDB(t, c.db)
-			var rows []row
-			for n := 1; n <= 3; n++ {
-				for a := 0; a < 6; a++ {
-					agg := fmt.Sprintf("k-%d", a)
-					payload := fmt.Sprintf(`{"agg": %q, "n": %d}`, agg, n)
-					if a == 0 && n == 2 {
-						pad := make([]byte, 3072) // random: franz-go compresses batches
-						_, _ = rand.Read(pad)
-						payload = fmt.Sprintf(`{"agg": %q, "n": %d, "pad": %q}`, agg, n, base64.StdEncoding.EncodeToString(pad))
-					}
-					rows = append(rows, row{AggregateType: topic, AggregateID: agg, Payload: payload})
-				}
-			}
-			rows = d.insert(t, rows...)
-			poison := rows[6].ID
-			startRelay(t, c, fastFlags(d, "--broker-url", strings.Join(cluster.ListenAddrs(), ","), "--batch-size", "100",
-				"--max-attempts", "3", "--on-dead-letter", "skip")...)
-			eventually(t, 60*time.Second, "the poison message dead-lettered and the rest published", func() bool {
-				return d.state(t, poison).dead && d.count(t, "published_at IS NULL AND dead_at IS NULL") == 0
-			})
-			if s := d.state(t, poison); s.attempts != 3 || !strings.Contains(strings.ToLower(strings.ReplaceAll(s.lastError, "_", " ")), "too large") {
-				t.Fatalf("dead letter: %+v, want 3 attempts and the broker's message-too-large error", s)
-			}
-			if n := d.count(t, "dead_at IS NOT NULL"); n != 1 {
-				t.Fatalf("%d messages dead-lettered, want only the poison message", n)
-			}
-			if n := d.count(t, "attempts > 0 AND id <> $1", poison); n != 0 {
-				t.Fatalf("%d messages the broker accepts alone used attempts", n)
-			}
-		})
+			rows = append(rows, row{AggregateType: topic, AggregateID: agg, Payload: payload})
+		}
+	}
+	rows = d.insert(t, rows...)
+	poison := rows[6].ID
+	startRelay(t, c, fastFlags(d, "--broker-url", strings.Join(cluster.ListenAddrs(), ","), "--batch-size", "100",
+		"--max-attempts", "3", "--on-dead-letter", "skip")...)
+	eventually(t, 60*time.Second, "the poison message dead-lettered and the rest published", func() bool {
+		return d.state(t, poison).dead && d.count(t, "published_at IS NULL AND dead_at IS NULL") == 0
+	})
+	if s := d.state(t, poison); s.attempts != 3 || !strings.Contains(strings.ToLower(strings.ReplaceAll(s.lastError, "_", " ")), "too large") {
+		t.Fatalf("dead letter: %+v, want 3 attempts and the broker's message-too-large error", s)
+	}
+	if n := d.count(t, "dead_at IS NOT NULL"); n != 1 {
+		t.Fatalf("%d messages dead-lettered, want only the poison message", n)
+	}
+	if n := d.count(t, "attempts > 0 AND id <> $1", poison); n != 0 {
+		t.Fatalf("%d messages the broker accepts alone used attempts", n)
 	}
 }
 
 // ---- NATS core ----
 
-func TestNATSCore(t *testing.T) {
+func TestNATSCore(t *testing.T) { forDatabases(t, "nats", testNATSCore) }
+
+func testNATSCore(t *testing.T, ident string) {
 	u := needEnv(t, "OUTBOXIFY_NATS_URL")
 	nc, err := nats.Connect(u)
 	if err != nil {
@@ -253,7 +270,7 @@ func TestNATSCore(t *testing.T) {
 	if err := nc.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	_, rows := relayToBroker(t, "pg_nats", subject, "--broker-url", u)
+	_, rows := relayToBroker(t, ident, subject, "--broker-url", u)
 	var got []received
 	for len(got) < len(rows) {
 		m, err := sub.NextMsg(10 * time.Second)
@@ -271,7 +288,9 @@ func TestNATSCore(t *testing.T) {
 
 // ---- RabbitMQ ----
 
-func TestAMQP(t *testing.T) {
+func TestAMQP(t *testing.T) { forDatabases(t, "amqp091", testAMQP) }
+
+func testAMQP(t *testing.T, ident string) {
 	u := needEnv(t, "OUTBOXIFY_AMQP_URL")
 	conn, err := amqp.Dial(u)
 	if err != nil {
@@ -292,7 +311,7 @@ func TestAMQP(t *testing.T) {
 	if err := ch.QueueBind(queue, "orders.created", exchange, false, nil); err != nil {
 		t.Fatal(err)
 	}
-	d, rows := relayToBroker(t, "pg_amqp091", exchange+"/orders.created", "--broker-url", u, "--max-attempts", "1")
+	d, rows := relayToBroker(t, ident, exchange+"/orders.created", "--broker-url", u, "--max-attempts", "1")
 	// Default exchange: routing key = aggregate_type = the queue name.
 	more := d.insert(t, row{AggregateType: queue, AggregateID: "k-0", Payload: `{"agg": "k-0", "n": 11}`})
 	// Unroutable (mandatory): a rejection, dead-lettered at --max-attempts 1.
@@ -329,13 +348,15 @@ func TestAMQP(t *testing.T) {
 
 // ---- Redis streams ----
 
-func TestRedisStreams(t *testing.T) {
+func TestRedisStreams(t *testing.T) { forDatabases(t, "redis", testRedisStreams) }
+
+func testRedisStreams(t *testing.T, ident string) {
 	addr := needEnv(t, "OUTBOXIFY_REDIS_ADDR")
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
 	defer rdb.Close()
 	stream := randName("relay_orders")
 	defer rdb.Del(context.Background(), stream)
-	_, rows := relayToBroker(t, "pg_redis", stream, "--broker-url", "redis://"+addr+"/0")
+	_, rows := relayToBroker(t, ident, stream, "--broker-url", "redis://"+addr+"/0")
 	entries, err := rdb.XRange(context.Background(), stream, "-", "+").Result()
 	if err != nil {
 		t.Fatal(err)
@@ -357,7 +378,9 @@ func TestRedisStreams(t *testing.T) {
 
 // ---- Pub/Sub (pstest) ----
 
-func TestPubSub(t *testing.T) {
+func TestPubSub(t *testing.T) { forDatabases(t, "pubsub", testPubSub) }
+
+func testPubSub(t *testing.T, ident string) {
 	srv := pstest.NewServer()
 	defer srv.Close()
 	ctx := context.Background()
@@ -371,7 +394,7 @@ func TestPubSub(t *testing.T) {
 	if _, err := client.TopicAdminClient.CreateTopic(ctx, &pubsubpb.Topic{Name: "projects/relay-test/topics/" + topic}); err != nil {
 		t.Fatal(err)
 	}
-	_, rows := relayToBroker(t, "pg_pubsub", topic, "--broker-url", "relay-test", "--pubsub-emulator", srv.Addr)
+	_, rows := relayToBroker(t, ident, topic, "--broker-url", "relay-test", "--pubsub-emulator", srv.Addr)
 	var got []received
 	for _, m := range srv.Messages() {
 		if !strings.HasSuffix(m.Topic, "/"+topic) {
@@ -403,7 +426,9 @@ var goawsURL string
 // TestSNS publishes through the real SDK client to goaws (SNS Query
 // protocol), which delivers to a subscribed queue; the test reads goaws's
 // queue and checks the SNS envelope's message and attributes.
-func TestSNS(t *testing.T) {
+func TestSNS(t *testing.T) { forDatabases(t, "sns", testSNS) }
+
+func testSNS(t *testing.T, ident string) {
 	goawsOnce.Do(func() {
 		srv, err := servertest.New(freeAddr(t))
 		if err != nil {
@@ -434,7 +459,7 @@ func TestSNS(t *testing.T) {
 	}
 	arn := aws.ToString(topic.TopicArn)
 	prefix := strings.TrimSuffix(arn, name)
-	_, rows := relayToBroker(t, "pg_sns", name, "--broker-url", goawsURL, "--destination-prefix", prefix)
+	_, rows := relayToBroker(t, ident, name, "--broker-url", goawsURL, "--destination-prefix", prefix)
 
 	app.SyncQueues.Lock()
 	msgs := append([]app.Message(nil), app.SyncQueues.Queues[queue].Messages...)
@@ -463,7 +488,9 @@ func TestSNS(t *testing.T) {
 // minimal fake of SendMessageBatch (goaws v0.4.5 speaks only the Query
 // protocol, which the current SDK no longer uses for SQS): FIFO group and
 // deduplication ids, attributes, 10 entries per call, body text.
-func TestSQS(t *testing.T) {
+func TestSQS(t *testing.T) { forDatabases(t, "sqs", testSQS) }
+
+func testSQS(t *testing.T, ident string) {
 	var mu sync.Mutex
 	var got []received
 	calls := 0
@@ -506,7 +533,7 @@ func TestSQS(t *testing.T) {
 		_ = json.NewEncoder(w).Encode(out)
 	}))
 	defer srv.Close()
-	_, rows := relayToBroker(t, "pg_sqs", "orders.fifo", "--broker-url", srv.URL, "--destination-prefix", srv.URL+"/000000000000/")
+	_, rows := relayToBroker(t, ident, "orders.fifo", "--broker-url", srv.URL, "--destination-prefix", srv.URL+"/000000000000/")
 	mu.Lock()
 	defer mu.Unlock()
 	verifyDelivery(t, rows, got, true, true)
