@@ -40,10 +40,9 @@ func loadPackages(pcfg *packages.Config, patterns []string, cfg *config.Config, 
 	if err != nil {
 		return nil, err
 	}
-	if packageErrorCount(roots) > 0 {
-		// Let the full load report the errors with positions.
-		return packages.Load(pcfg, patterns...)
-	}
+	// Packages with errors (a missing go.sum entry, a syntax error) are
+	// loaded like the others: the full load below reports their errors with
+	// positions, and a partial scan still analyses the rest.
 	keep := relevantPackages(roots, cfg)
 	stripped := map[string]bool{} // files whose bodies are dropped
 	packages.Visit(roots, nil, func(p *packages.Package) {
@@ -169,12 +168,6 @@ func forgiveStrippedImports(pkgs []*packages.Package, keep map[string]bool) {
 		}
 		p.IllTyped = ill
 	})
-}
-
-func packageErrorCount(pkgs []*packages.Package) int {
-	n := 0
-	packages.Visit(pkgs, nil, func(p *packages.Package) { n += len(p.Errors) })
-	return n
 }
 
 func isGeneric(fd *ast.FuncDecl) bool {

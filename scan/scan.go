@@ -32,6 +32,11 @@ type Options struct {
 	// Analyzer replaces the dual-write and consumer analyzers (tests of
 	// the loader). Its result type must be *dualwrite.Result.
 	Analyzer *analysis.Analyzer
+	// Partial analyses the root packages that type-check when others do
+	// not (as golangci-lint does with typecheck errors): Load then returns
+	// a Program whose Broken lists the errors, instead of a *LoadError. A
+	// load where no root package type-checks is still a *LoadError.
+	Partial bool
 }
 
 // Program is a loaded, analyzed program.
@@ -49,6 +54,12 @@ type Program struct {
 	// Consumers are the broker consumers found in the root packages, with
 	// their guards (what `report` lists); empty when Options.Analyzer is set.
 	Consumers []consumer.Consumer
+	// Broken lists the package errors of a partial load (Options.Partial):
+	// the root packages they make ill-typed were not analysed.
+	Broken []packages.Error
+	// Skipped are the import paths of the root packages left out of the
+	// analysis because they (or their dependencies) do not type-check.
+	Skipped []string
 }
 
 // LoadError reports packages that could not be loaded or type-checked.
@@ -60,10 +71,18 @@ type LoadError struct {
 func (e *LoadError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d package error(s), cannot scan:", len(e.Errors))
-	for _, err := range e.Errors {
+	b.WriteString(FormatErrors(e.Dir, e.Errors))
+	return b.String()
+}
+
+// FormatErrors lists package errors one per line (each line starts with a
+// newline and a tab), positions under dir relative to it.
+func FormatErrors(dir string, errs []packages.Error) string {
+	var b strings.Builder
+	for _, err := range errs {
 		b.WriteString("\n\t")
-		if e.Dir != "" && strings.HasPrefix(err.Pos, e.Dir+string(filepath.Separator)) {
-			err.Pos = RelPath(e.Dir, err.Pos)
+		if dir != "" && strings.HasPrefix(err.Pos, dir+string(filepath.Separator)) {
+			err.Pos = RelPath(dir, err.Pos)
 		}
 		b.WriteString(err.Error())
 	}
@@ -112,17 +131,35 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scan: loading %s: %w", strings.Join(patterns, " "), err)
 	}
-	if errs := packageErrors(pkgs); len(errs) > 0 {
-		return nil, &LoadError{Dir: abs, Errors: errs}
-	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), abs)
+	}
+	var broken []packages.Error
+	var skipped []string
+	if errs := packageErrors(pkgs); len(errs) > 0 {
+		if !opts.Partial {
+			return nil, &LoadError{Dir: abs, Errors: errs}
+		}
+		// One package that does not type-check (a mocks package without
+		// go.sum entries) must not hide the findings of the others.
+		var good []*packages.Package
+		for _, p := range pkgs {
+			if p.IllTyped || len(p.Errors) > 0 {
+				skipped = append(skipped, p.ID)
+				continue
+			}
+			good = append(good, p)
+		}
+		if len(good) == 0 {
+			return nil, &LoadError{Dir: abs, Errors: errs}
+		}
+		pkgs, broken = good, errs
 	}
 	analyzers := []*analysis.Analyzer{opts.Analyzer}
 	if opts.Analyzer == nil {
 		analyzers = newAnalyzers(cfg, tests, pkgs)
 	}
-	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs}
+	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs, Broken: broken, Skipped: skipped}
 	if err := prog.analyze(analyzers); err != nil {
 		return nil, err
 	}

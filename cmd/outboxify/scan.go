@@ -26,19 +26,28 @@ every place where code writes to a database and publishes to a broker without
 one transaction, following calls across functions and, since it sees the whole
 program, through interfaces.
 
-Exit status: 0 no findings, 1 findings, 2 the packages did not load or
+Packages that do not type-check are listed and the others are still
+analysed and reported (exit 2 all the same).
+
+Exit status: 0 no findings, 1 findings, 2 packages did not load or
 type-check, a bad flag, or a bad .outboxify.yaml.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !validFormat(output) {
 				return withCode(exitError, fmt.Errorf("--format %q: want one of %s", output, strings.Join(format.Names, ", ")))
 			}
-			prog, err := scan.Load(dir, args, scan.Options{Tests: tests})
+			prog, err := scan.Load(dir, args, scan.Options{Tests: tests, Partial: true})
 			if err != nil {
 				return withCode(exitError, err)
 			}
 			tool := format.Tool{Name: "outboxify", Version: version()}
 			if err := format.Write(cmd.OutOrStdout(), output, prog.Dir, tool, prog.Findings); err != nil {
 				return withCode(exitError, fmt.Errorf("writing findings: %w", err))
+			}
+			if len(prog.Broken) > 0 {
+				// the findings above cover the packages that type-check; the
+				// others are listed and make the run fail as a load error does
+				return withCode(exitError, fmt.Errorf("%d package(s) not analysed, they do not type-check: %s; %d package error(s):%s",
+					len(prog.Skipped), strings.Join(prog.Skipped, ", "), len(prog.Broken), scan.FormatErrors(prog.Dir, prog.Broken)))
 			}
 			if len(prog.Findings) > 0 {
 				return withCode(exitFindings, nil)
