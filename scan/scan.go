@@ -58,8 +58,13 @@ type Program struct {
 	// the root packages they make ill-typed were not analysed.
 	Broken []packages.Error
 	// Skipped are the import paths of the root packages left out of the
-	// analysis because they (or their dependencies) do not type-check.
+	// analysis because they do not type-check.
 	Skipped []string
+	// DependencyErrors of a partial load are the errors of dependencies
+	// (not root packages): the roots using them were analysed all the same.
+	DependencyErrors []packages.Error
+
+	partial bool
 }
 
 // LoadError reports packages that could not be loaded or type-checked.
@@ -134,32 +139,49 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), abs)
 	}
-	var broken []packages.Error
+	var broken, depErrs []packages.Error
 	var skipped []string
 	if errs := packageErrors(pkgs); len(errs) > 0 {
 		if !opts.Partial {
 			return nil, &LoadError{Dir: abs, Errors: errs}
 		}
 		// One package that does not type-check (a mocks package without
-		// go.sum entries) must not hide the findings of the others.
+		// go.sum entries) must not hide the findings of the others. A root
+		// whose own files type-check is analysed even when a dependency has
+		// errors (an old pinned golang.org/x/tools that this Go rejects):
+		// go/types recovers, and the dependency's errors are warnings.
 		var good []*packages.Package
 		for _, p := range pkgs {
-			if p.IllTyped || len(p.Errors) > 0 {
+			if len(p.Errors) > 0 {
 				skipped = append(skipped, p.ID)
+				broken = append(broken, p.Errors...)
 				continue
 			}
+			p.IllTyped = false
 			good = append(good, p)
 		}
 		if len(good) == 0 {
 			return nil, &LoadError{Dir: abs, Errors: errs}
 		}
-		pkgs, broken = good, errs
+		// the dependencies' errors the analysed roots carry (those only
+		// broken roots import are already told by the roots' errors)
+		seen := map[string]bool{}
+		packages.Visit(good, nil, func(p *packages.Package) {
+			p.IllTyped = false // the fact analyzers run over dependencies too
+			for _, e := range p.Errors {
+				if k := e.Error(); !seen[k] {
+					seen[k] = true
+					depErrs = append(depErrs, e)
+				}
+			}
+		})
+		pkgs = good
 	}
 	analyzers := []*analysis.Analyzer{opts.Analyzer}
 	if opts.Analyzer == nil {
 		analyzers = newAnalyzers(cfg, tests, pkgs)
 	}
-	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs, Broken: broken, Skipped: skipped}
+	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs, Broken: broken, Skipped: skipped, DependencyErrors: depErrs, partial: opts.Partial}
 	if err := prog.analyze(analyzers); err != nil {
 		return nil, err
 	}
@@ -214,6 +236,12 @@ func (p *Program) analyze(analyzers []*analysis.Analyzer) error {
 	seen := map[string]bool{}
 	for _, act := range graph.Roots {
 		if act.Err != nil {
+			if p.partial {
+				// a partial scan lists the package as not analysed and goes on
+				p.Skipped = append(p.Skipped, act.Package.ID)
+				p.Broken = append(p.Broken, packages.Error{Pos: act.Package.ID, Msg: fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err), Kind: packages.UnknownError})
+				continue
+			}
 			return fmt.Errorf("scan: %s on %s: %w", act.Analyzer.Name, act.Package.PkgPath, act.Err)
 		}
 		switch res := act.Result.(type) {

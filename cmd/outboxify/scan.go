@@ -43,6 +43,10 @@ type-check, a bad flag, or a bad .outboxify.yaml.`,
 			if err := format.Write(cmd.OutOrStdout(), output, prog.Dir, tool, prog.Findings); err != nil {
 				return withCode(exitError, fmt.Errorf("writing findings: %w", err))
 			}
+			if n := len(prog.DependencyErrors); n > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %d error(s) in dependencies, the packages using them were analysed all the same:%s\n",
+					n, scan.FormatErrors(prog.Dir, prog.DependencyErrors))
+			}
 			if len(prog.Broken) > 0 {
 				// the findings above cover the packages that type-check; the
 				// others are listed and make the run fail as a load error does
