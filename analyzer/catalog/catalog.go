@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Kind says what a catalog row does.
@@ -92,6 +93,10 @@ type Catalog struct {
 	clients map[string]bool     // import paths declaring a built-in row
 	modules []string            // import path prefixes of the clients' modules
 	txTypes map[[2]string]bool  // {import path, type name} of transaction handle types
+
+	publishNames map[string]bool // method names of publish rows (MatchInterface's first filter)
+	ifaceMu      sync.Mutex
+	ifaceHits    map[*types.Func]ifaceHit
 }
 
 var defaultCatalog = build(nil)
@@ -128,6 +133,14 @@ func buildFrom(list []Entry) *Catalog {
 		}
 		if p := PackageOf(e.Name); p != "" {
 			c.pkgs[p] = true
+		}
+		if e.Kind == Publish {
+			if c.publishNames == nil {
+				c.publishNames = map[string]bool{}
+			}
+			if k, ok := parseKey(e.Name); ok {
+				c.publishNames[k.name] = true
+			}
 		}
 	}
 	for _, t := range txTypeNames {
@@ -289,4 +302,81 @@ func isMajorVersion(s string) bool {
 		}
 	}
 	return true
+}
+
+// MatchInterface matches a method of a team's own interface that a
+// client's catalogued publisher satisfies: a producer wrapper typed by
+// `type JetStreamPublisher interface{ PublishMsg(*nats.Msg, ...nats.PubOpt)
+// (*nats.PubAck, error) }` is a JetStream publish whatever value main puts
+// in it. The candidates are the named types of the client packages the
+// interface's package imports (its signatures mention them) and of those
+// in extra. It returns the row and the client's method, or nil.
+func (c *Catalog) MatchInterface(m *types.Func, extra ...*types.Package) (*Entry, *types.Func) {
+	recv := m.Signature().Recv()
+	if recv == nil || m.Pkg() == nil {
+		return nil, nil
+	}
+	iface, ok := recv.Type().Underlying().(*types.Interface)
+	if !ok || c.pkgs[m.Pkg().Path()] {
+		return nil, nil
+	}
+	if !c.publishNames[m.Name()] {
+		return nil, nil
+	}
+	c.ifaceMu.Lock()
+	defer c.ifaceMu.Unlock()
+	if hit, ok := c.ifaceHits[m]; ok {
+		return hit.row, hit.fn
+	}
+	var candidates []*types.Package
+	candidates = append(candidates, m.Pkg().Imports()...)
+	candidates = append(candidates, extra...)
+	var hit ifaceHit
+	seen := map[*types.Package]bool{}
+	for _, p := range candidates {
+		if seen[p] || !c.pkgs[p.Path()] {
+			continue
+		}
+		seen[p] = true
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+				if _, isPtrToIface := t.(*types.Pointer); isPtrToIface && types.IsInterface(tn.Type()) {
+					continue
+				}
+				if !types.Implements(t, iface) {
+					continue
+				}
+				obj, _, _ := types.LookupFieldOrMethod(t, true, p, m.Name())
+				fn, ok := obj.(*types.Func)
+				if !ok {
+					continue
+				}
+				if row := c.Match(fn); row != nil && row.Kind == Publish {
+					hit = ifaceHit{row: row, fn: fn}
+					break
+				}
+			}
+			if hit.row != nil {
+				break
+			}
+		}
+		if hit.row != nil {
+			break
+		}
+	}
+	if c.ifaceHits == nil {
+		c.ifaceHits = map[*types.Func]ifaceHit{}
+	}
+	c.ifaceHits[m] = hit
+	return hit.row, hit.fn
+}
+
+type ifaceHit struct {
+	row *Entry
+	fn  *types.Func
 }

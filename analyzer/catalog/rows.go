@@ -139,6 +139,10 @@ var rows = func() []Entry {
 	add(sqlHandle("database/sql.Tx", false)...)
 	add(sqlHandle("database/sql.Conn", true)...)
 	add(write(SQL, p("database/sql.Stmt", "Exec")), write(SQL, p("database/sql.Stmt", "ExecContext")))
+	// a prepared statement's query writes when the SQL it was prepared with
+	// (found through the field that holds it) is DML: INSERT ... RETURNING
+	add(query(p("database/sql.Stmt", "Query"), NoArg), query(p("database/sql.Stmt", "QueryContext"), NoArg),
+		query(p("database/sql.Stmt", "QueryRow"), NoArg), query(p("database/sql.Stmt", "QueryRowContext"), NoArg))
 	add(tx(Begin, SQL, p("database/sql.DB", "Begin")), tx(Begin, SQL, p("database/sql.DB", "BeginTx")),
 		tx(Begin, SQL, p("database/sql.Conn", "BeginTx")),
 		tx(Commit, SQL, p("database/sql.Tx", "Commit")), tx(Rollback, SQL, p("database/sql.Tx", "Rollback")))

@@ -14,6 +14,10 @@ const (
 	// DO NOTHING, pruning): a consumer's dedupe bookkeeping, not data an
 	// event announces.
 	SQLInbox
+	// SQLSchema is DDL (CREATE, ALTER, DROP, COMMENT, GRANT, a schema
+	// string with seed rows) or bookkeeping of a migration tool's own table
+	// (INSERT INTO schema_migrations): start-up work, not a business write.
+	SQLSchema
 )
 
 // ClassifySQL classifies SQL text. Outbox tables are those whose name contains
@@ -36,7 +40,13 @@ func ClassifySQL(sql string) SQLKind {
 		}
 		return ""
 	}
-	dml, inboxDML, outboxInsert, outboxOther := false, false, false, false
+	if len(words) > 0 {
+		switch words[0] {
+		case "create", "alter", "drop", "comment", "grant", "revoke":
+			return SQLSchema
+		}
+	}
+	dml, inboxDML, outboxInsert, outboxOther, migration := false, false, false, false, false
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {
@@ -45,6 +55,8 @@ func ClassifySQL(sql string) SQLKind {
 		switch w {
 		case "insert", "replace", "upsert":
 			switch t := target(i); {
+			case isMigrationTable(t):
+				migration = true
 			case isOutbox(t):
 				outboxInsert = true
 			case isInbox(t):
@@ -53,10 +65,12 @@ func ClassifySQL(sql string) SQLKind {
 				dml = true
 			}
 		case "update":
-			if i > 0 && (words[i-1] == "for" || words[i-1] == "do" || words[i-1] == "key") { // FOR UPDATE, ON CONFLICT DO UPDATE, ON DUPLICATE KEY UPDATE
+			if i > 0 && (words[i-1] == "for" || words[i-1] == "do" || words[i-1] == "key" || words[i-1] == "on") { // FOR UPDATE, ON CONFLICT DO UPDATE, ON DUPLICATE KEY UPDATE, ON UPDATE CASCADE
 				continue
 			}
 			switch t := target(i); {
+			case isMigrationTable(t):
+				migration = true
 			case isOutbox(t):
 				outboxOther = true
 			case isInbox(t):
@@ -65,7 +79,12 @@ func ClassifySQL(sql string) SQLKind {
 				dml = true
 			}
 		case "delete", "merge", "truncate":
+			if i > 0 && words[i-1] == "on" { // ON DELETE CASCADE
+				continue
+			}
 			switch t := target(i); {
+			case isMigrationTable(t):
+				migration = true
 			case isOutbox(t):
 				outboxOther = true
 			case isInbox(t) && w == "delete":
@@ -88,8 +107,23 @@ func ClassifySQL(sql string) SQLKind {
 		return SQLDML
 	case inboxDML:
 		return SQLInbox
+	case migration:
+		return SQLSchema
 	}
 	return SQLRead
+}
+
+// migrationTables are the bookkeeping tables of migration tools (goose,
+// golang-migrate, atlas, sql-migrate, Flyway, dbmate, home-made migrators).
+var migrationTables = []string{"migration", "schema_version", "goose_db_version", "atlas_schema_revisions", "gorp_migrations", "flyway_schema_history"}
+
+func isMigrationTable(table string) bool {
+	for _, m := range migrationTables {
+		if tableContains(table, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // LooksLikeSQL reports whether a string starts like an SQL statement, so

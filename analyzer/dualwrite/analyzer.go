@@ -65,9 +65,19 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 		return nil, err
 	}
 	var effectsOf func(*types.Func) (*Effects, bool)
+	var runsOf func(*types.Func) *Runs
+	var stmts func(*types.Var) (string, bool)
 	var dispatch map[*types.TypeName]*Effect
 	if o.Resolver != nil {
 		effectsOf = o.Resolver.Effects
+		if rr, ok := o.Resolver.(interface{ Runs(*types.Func) *Runs }); ok {
+			runsOf = rr.Runs
+		}
+		if rs, ok := o.Resolver.(interface {
+			StmtSQL(*types.Var) (string, bool)
+		}); ok {
+			stmts = rs.StmtSQL
+		}
 		if pr, ok := o.Resolver.(interface {
 			dispatchFor(*types.Package) map[*types.TypeName]*Effect
 		}); ok {
@@ -79,10 +89,14 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 			return res, nil
 		}
 		effectsOf = facts.effectsOf
+		runsOf = facts.runsOf
+		stmts = facts.stmtSQL
 		dispatch = facts.dispatch
 	}
 	r := &reporter{pass: pass, cat: cat, cfg: cfg, tests: o.Tests || cfg.Tests}
 	r.c = newCollector(pass.TypesInfo, pass.Fset, cat, pass.Pkg, effectsOf)
+	r.c.runsOf = runsOf
+	r.c.stmts = stmts
 	r.c.dispatch = dispatch
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.Pos()).Name()
@@ -190,6 +204,11 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 		if w.kind != evWrite || w.pos == p.pos || !g.live(i) {
 			continue
 		}
+		if w.errPath || w.async == asyncDefer && p.async != asyncDefer {
+			// a write only on an error branch, or a deferred compensation,
+			// is not what a success path's publish announces
+			continue
+		}
 		if r.c.covered(w) {
 			if g.before(i, pi) || g.before(pi, i) {
 				coveredBefore = true
@@ -200,7 +219,7 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			if before < 0 || evs[before].order < w.order {
 				before = i
 			}
-		} else if g.before(pi, i) {
+		} else if g.before(pi, i) && !p.owned {
 			if after < 0 || w.order < evs[after].order {
 				after = i
 			}

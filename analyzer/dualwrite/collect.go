@@ -44,6 +44,12 @@ type event struct {
 	asyncNode ast.Node // the go/defer statement or retry loop
 	loop      ast.Node // innermost plain for loop around the event
 	errPath   bool     // inside an `if err != nil` branch
+	worker    bool     // inside an endless loop (for {}, for range over a channel): a background worker's body
+	// owned: a publish reached through a callee that also writes: the
+	// event announces the callee's own write, not a write the caller makes
+	// afterwards (CreateAccount inserts and publishes; the caller then
+	// inserts a device).
+	owned bool
 }
 
 // wctx is the context of the walk at a node.
@@ -53,6 +59,7 @@ type wctx struct {
 	loop      ast.Node
 	scope     *ast.CallExpr
 	errPath   bool
+	worker    bool
 }
 
 // collector gathers the events of one function body.
@@ -61,6 +68,8 @@ type collector struct {
 	fset      *token.FileSet
 	cat       *catalog.Catalog
 	effectsOf func(fn *types.Func) (*Effects, bool) // callee summary; bool: through an interface
+	runsOf    func(fn *types.Func) *Runs             // how a callee runs the closures it is given (nil: unknown)
+	stmts     func(field *types.Var) (string, bool)   // SQL a statement field was prepared with (stmts.go)
 	pkg       *types.Package
 
 	// per unit
@@ -125,10 +134,26 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 			c.lits = append(c.lits, n)
 			return false
 		case *ast.GoStmt:
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok && isWorkerBody(c.info, lit.Body) {
+				// go func() { for { ... } }(): a background worker, checked on its own
+				for _, a := range n.Call.Args {
+					c.walk(a, wc)
+				}
+				c.lits = append(c.lits, lit)
+				return false
+			}
 			w := wc
 			w.async, w.asyncNode = asyncGo, n
 			c.call(n.Call, w)
 			return false
+		case *ast.RangeStmt:
+			if isChan(c.info.TypeOf(n.X)) {
+				w := wc
+				w.worker = true
+				c.walk(n.X, wc)
+				c.walk(n.Body, w)
+				return false
+			}
 		case *ast.DeferStmt:
 			w := wc
 			w.async, w.asyncNode = asyncDefer, n
@@ -137,6 +162,9 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 		case *ast.ForStmt:
 			w := wc
 			w.loop = n
+			if n.Cond == nil {
+				w.worker = true
+			}
 			for _, ch := range []ast.Node{n.Init, n.Cond, n.Post, n.Body} {
 				if ch != nil && !isNilNode(ch) {
 					c.walk(ch, w)
@@ -206,6 +234,10 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	var row *catalog.Entry
 	if fn != nil {
 		row = c.cat.Match(fn)
+		if row == nil && fn.Signature().Recv() != nil && types.IsInterface(fn.Signature().Recv().Type()) {
+			// the team's own interface over a client's publisher
+			row, _ = c.cat.MatchInterface(fn, c.pkg.Imports()...)
+		}
 	}
 
 	// operands first: they run before the call
@@ -220,16 +252,21 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			argCtx.async, argCtx.asyncNode = k, call
 		}
 	}
+	var runs *Runs
+	if fn != nil && row == nil && c.runsOf != nil {
+		runs = c.runsOf(fn)
+	}
+	commits := false // a helper that runs the closure in a transaction and commits
 	for i, arg := range call.Args {
 		lit, ok := ast.Unparen(arg).(*ast.FuncLit)
 		if !ok {
-			if row == nil && fn != nil && isRegistration(fn) {
+			if row == nil && fn != nil && c.isRegistration(fn, runs, i) {
 				c.registerFunc(fn, arg) // Subscribe("x", s.onPlaced): a method value
 			}
 			c.walk(arg, wc)
 			continue
 		}
-		if row == nil && fn != nil && isRegistration(fn) {
+		if row == nil && fn != nil && c.isRegistration(fn, runs, i) {
 			c.register(fn, lit)
 			c.lits = append(c.lits, lit)
 			continue
@@ -245,7 +282,35 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			c.lits = append(c.lits, lit) // handlers run later, on their own
 			continue
 		}
-		c.walk(lit.Body, argCtx) // callbacks run as part of the call (retry.Do, errgroup.Go, ...)
+		switch runs.kind(i) {
+		case runSync:
+			if runs.Commits {
+				w := argCtx
+				w.scope = call
+				c.markTxParams(lit, call)
+				c.walk(lit.Body, w)
+				commits = true
+				continue
+			}
+			c.walk(lit.Body, argCtx) // run during the call (retry.Do, a helper)
+		case runGo:
+			w := wc
+			w.async, w.asyncNode = asyncGo, call
+			c.walk(lit.Body, w)
+		case runNever:
+			c.lits = append(c.lits, lit) // wrapped or stored: an entry point of its own
+		default:
+			if wrapsClosure(fn) {
+				c.lits = append(c.lits, lit)
+				continue
+			}
+			c.walk(lit.Body, argCtx) // no body to read: as a callback run by the call
+		}
+	}
+	if commits {
+		w := wc
+		w.scope = call
+		defer c.add(evCommit, call.Pos(), call.Rparen, &Effect{Name: fn.Origin().FullName(), Handle: HandleInternal}, nil, nil, w)
 	}
 
 	if fn == nil {
@@ -324,7 +389,7 @@ func (c *collector) sqlShapedCall(call *ast.CallExpr, fn *types.Func, wc wctx) {
 		case catalog.SQLOutboxRelay:
 			c.relay = true
 			return
-		case catalog.SQLRead, catalog.SQLInbox:
+		case catalog.SQLRead, catalog.SQLInbox, catalog.SQLSchema:
 			return
 		}
 		h, base := c.recvRoot(call)
@@ -374,8 +439,14 @@ func (c *collector) setTx(obj types.Object) {
 func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog.Entry, wc wctx) {
 	switch row.Kind {
 	case catalog.Write, catalog.Query:
-		if row.SQL != catalog.NoArg {
-			text, ok := c.sqlText(call, row)
+		text, ok := "", false
+		switch {
+		case row.SQL != catalog.NoArg:
+			text, ok = c.sqlText(call, row)
+		case row.Store == catalog.SQL:
+			text, ok = c.stmtSQL(call) // a prepared statement kept in a field
+		}
+		if row.SQL != catalog.NoArg || ok || row.Kind == catalog.Query {
 			switch {
 			case ok:
 				switch catalog.ClassifySQL(text) {
@@ -388,6 +459,8 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 					return
 				case catalog.SQLInbox:
 					return // a consumer's dedupe record: nothing an event announces
+				case catalog.SQLSchema:
+					return // DDL or a migration tool's bookkeeping: start-up, not a business write
 				case catalog.SQLRead:
 					if row.Kind == catalog.Query {
 						return
@@ -437,6 +510,21 @@ func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effec
 	if eff.Relay {
 		c.relay = true
 	}
+	if wc.async == asyncGo {
+		// go w.run(): what the started worker's loop does is the worker's
+		// own business (checked in its body), not this function's path
+		e := *eff
+		if e.Write != nil && e.Write.Worker {
+			e.Write = nil
+		}
+		if e.Publish != nil && e.Publish.Worker {
+			e.Publish = nil
+		}
+		if e.Outbox != nil && e.Outbox.Worker {
+			e.Outbox = nil
+		}
+		eff = &e
+	}
 	if e := eff.Write; e != nil {
 		h, base := c.effectHandle(call, e.Handle)
 		out := e.through(name, iface, HandleInternal)
@@ -448,6 +536,7 @@ func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effec
 	}
 	if e := eff.Publish; e != nil {
 		c.add(evPublish, call.Pos(), call.Rparen, e.through(name, iface, HandleInternal), nil, nil, wc)
+		c.events[len(c.events)-1].owned = eff.Write != nil
 	}
 }
 
@@ -463,7 +552,7 @@ func (c *collector) effectHandle(call *ast.CallExpr, h int) (types.Object, types
 
 func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base types.Object, wc wctx) {
 	ev := event{kind: k, pos: pos, order: order, eff: eff, handle: h, base: base,
-		async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath}
+		async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath, worker: wc.worker || eff.Worker}
 	nonSQL := eff.Store != "" && eff.Store != catalog.SQL
 	switch k {
 	case evPublish, evCommit:
@@ -868,13 +957,46 @@ func (c *collector) paramHandle(h, base types.Object) int {
 	return HandleInternal
 }
 
-// isRegistration reports whether a method stores the closures it is given
-// for later (an event dispatcher's Register/Subscribe/On/Handle) instead of
-// running them during the call.
-func isRegistration(fn *types.Func) bool {
+// isRegistration reports whether a method stores the closure it is given
+// as argument i for later (an event dispatcher's Register, a router's
+// Handle) instead of running it during the call: decided from the method's
+// body when there is one, by the method's name otherwise.
+func (c *collector) isRegistration(fn *types.Func, runs *Runs, i int) bool {
 	if fn.Signature().Recv() == nil {
 		return false
 	}
+	switch runs.kind(i) {
+	case runNever:
+		return true
+	case runSync, runGo:
+		return false
+	}
+	return registrationName(fn)
+}
+
+// wrapsClosure: a function without a body to read that returns a function
+// or an interface value (a handler built around the closure, as
+// httputil.MakeAuthAPI(name, func(req) Response {...}) returns an
+// http.Handler) runs the closure later, not during the call.
+func wrapsClosure(fn *types.Func) bool {
+	res := fn.Signature().Results()
+	for i := 0; i < res.Len(); i++ {
+		t := res.At(i).Type()
+		if types.Identical(t, errorType) {
+			continue
+		}
+		if _, ok := t.Underlying().(*types.Signature); ok {
+			return true
+		}
+		if types.IsInterface(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// registrationName is the fallback for methods without a body to read.
+func registrationName(fn *types.Func) bool {
 	for _, p := range []string{"Register", "Subscribe", "On", "Handle", "AddHandler", "AddListener", "Listen", "Use"} {
 		if strings.HasPrefix(fn.Name(), p) {
 			return true
@@ -893,6 +1015,7 @@ func (c *collector) register(fn *types.Func, lit *ast.FuncLit) {
 		return
 	}
 	sub := newCollector(c.info, c.fset, c.cat, c.pkg, c.effectsOf)
+	sub.runsOf = c.runsOf
 	sub.dispatch = c.dispatch
 	sig, _ := c.info.TypeOf(lit).(*types.Signature)
 	sub.unit(sig, lit.Body)
@@ -955,4 +1078,34 @@ func recvTypeName(recv types.Object) *types.TypeName {
 		return n.Origin().Obj()
 	}
 	return nil
+}
+
+// isWorkerBody reports whether a goroutine body is a background worker: it
+// loops without end (for {}) or over a channel.
+func isWorkerBody(info *types.Info, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt:
+			if x.Cond == nil {
+				found = true
+			}
+		case *ast.RangeStmt:
+			if isChan(info.TypeOf(x.X)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isChan(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
 }

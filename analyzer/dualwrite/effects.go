@@ -20,6 +20,9 @@ type Effect struct {
 	InTx         bool     // writes: the write ran on a transaction handle
 	Covered      bool     // writes: an outbox row was inserted in the same transaction
 	Leaf         string   // "file:line" of the catalog call, for messages
+	// Worker: reached inside an endless loop (a background worker's body);
+	// a caller that starts it with go does not run it on its own path.
+	Worker bool
 }
 
 // Effects summarises a function for its callers.
@@ -49,7 +52,7 @@ func sameEffect(a, b *Effect) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx
+	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker
 }
 
 // FuncFact is exported for functions and methods that (transitively) write

@@ -21,7 +21,7 @@ func newFactsAnalyzer(o *options) *analysis.Analyzer {
 		Name:       "outboxifyfacts",
 		Doc:        "exports facts on functions that write to a store, publish to a broker or insert an outbox row",
 		Run:        func(pass *analysis.Pass) (any, error) { return runFacts(pass, o) },
-		FactTypes:  []analysis.Fact{new(FuncFact), new(relevantFact)},
+		FactTypes:  []analysis.Fact{new(FuncFact), new(relevantFact), new(RunsFact)},
 		ResultType: reflect.TypeFor[*factsResult](),
 	}
 }
@@ -36,6 +36,40 @@ type factsResult struct {
 	relPkgs  map[*types.Package]bool
 	dispatch map[*types.TypeName]*Effect
 	imported map[*types.Func]*Effects // facts of imported functions, read once
+	bodies   map[*types.Func]*ast.FuncDecl
+	runs     map[*types.Func]*Runs
+	stmts    map[*types.Var]string // statement fields of this package and their SQL
+}
+
+func (r *factsResult) stmtSQL(v *types.Var) (string, bool) {
+	if r.stmts == nil {
+		r.stmts = stmtFields(r.pass.TypesInfo, r.pass.Files)
+	}
+	sql, ok := r.stmts[v]
+	return sql, ok
+}
+
+// runsOf says how fn runs the closures it is given: from this package's
+// bodies, or from the RunsFact of an imported function.
+func (r *factsResult) runsOf(fn *types.Func) *Runs {
+	fn = fn.Origin()
+	if ru, ok := r.runs[fn]; ok {
+		return ru
+	}
+	r.runs[fn] = nil // recursion guard
+	var ru *Runs
+	if fn.Pkg() == r.pass.Pkg {
+		if d := r.bodies[fn]; d != nil {
+			ru = runsOfBody(r.pass.TypesInfo, r.cat, fn.Signature(), d.Body, r.runsOf)
+		}
+	} else {
+		var f RunsFact
+		if fn.Pkg() != nil && r.pass.ImportObjectFact(fn, &f) {
+			ru = f.runs(fn.Signature().Variadic())
+		}
+	}
+	r.runs[fn] = ru
+	return ru
 }
 
 func (r *factsResult) effectsOf(fn *types.Func) (*Effects, bool) {
@@ -72,7 +106,27 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &factsResult{cat: cat, pass: pass, relPkgs: map[*types.Package]bool{}, local: map[*types.Func]*Effects{}, dispatch: map[*types.TypeName]*Effect{}, imported: map[*types.Func]*Effects{}}
+	res := &factsResult{cat: cat, pass: pass, relPkgs: map[*types.Package]bool{}, local: map[*types.Func]*Effects{}, dispatch: map[*types.TypeName]*Effect{}, imported: map[*types.Func]*Effects{},
+		bodies: map[*types.Func]*ast.FuncDecl{}, runs: map[*types.Func]*Runs{}}
+	// How functions run the closures they are given matters in every
+	// package, relevant or not (a route helper that wraps a handler reaches
+	// no client): export it for the functions that take a func.
+	var withFuncs []*types.Func
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && hasFuncParam(fn.Signature()) {
+					res.bodies[fn] = fd
+					withFuncs = append(withFuncs, fn)
+				}
+			}
+		}
+	}
+	for _, fn := range withFuncs {
+		if ru := res.runsOf(fn); ru != nil {
+			pass.ExportObjectFact(fn, ru.fact())
+		}
+	}
 	for _, imp := range pass.Pkg.Imports() {
 		if res.isRelevant(imp) {
 			res.relevant = true
@@ -103,6 +157,8 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 		}
 	}
 	c := newCollector(pass.TypesInfo, pass.Fset, cat, pass.Pkg, res.effectsOf)
+	c.runsOf = res.runsOf
+	c.stmts = res.stmtSQL
 	c.dispatch = res.dispatch
 	for round := 0; round < 12; round++ {
 		changed := false

@@ -5,6 +5,7 @@ import (
 	"go/build"
 	"go/types"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -31,6 +32,8 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		relevant: map[*types.Package]bool{},
 		dispatch: map[*types.Package]map[*types.TypeName]*Effect{},
 		byTypes:  map[*types.Package]*packages.Package{},
+		bodies:   map[*types.Func]declRef{},
+		runs:     map[*types.Func]*Runs{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -40,6 +43,20 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		r.byTypes[p.Types] = p
 		if len(p.GoFiles) > 0 && strings.HasPrefix(p.GoFiles[0], goroot) {
 			r.std = append(r.std, p.Types)
+		}
+		if p.TypesInfo != nil {
+			// every body, relevant or not, for the question of how a
+			// function runs the closures it is given (a route helper
+			// wrapping a handler lives in a package that reaches no client)
+			for _, f := range p.Syntax {
+				for _, d := range f.Decls {
+					if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+						if fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok && hasFuncParam(fn.Signature()) {
+							r.bodies[fn] = declRef{decl: fd, pkg: p}
+						}
+					}
+				}
+			}
 		}
 		rel := false
 		for _, imp := range p.Types.Imports() {
@@ -90,6 +107,62 @@ type programResolver struct {
 	std      []*types.Package
 	dispatch map[*types.Package]map[*types.TypeName]*Effect
 	byTypes  map[*types.Package]*packages.Package
+	bodies   map[*types.Func]declRef // functions taking func parameters, every package with syntax
+	runs     map[*types.Func]*Runs
+	global   map[*types.TypeName]*Effect // dispatcher -> what its registered handlers publish
+	stmts    map[*types.Package]map[*types.Var]string
+}
+
+// stmtSQL gives the SQL a statement field was prepared with (stmts.go),
+// from the syntax of the package declaring the field.
+func (r *programResolver) stmtSQL(v *types.Var) (string, bool) {
+	if v.Pkg() == nil {
+		return "", false
+	}
+	m, ok := r.stmts[v.Pkg()]
+	if !ok {
+		if p := r.byTypes[v.Pkg()]; p != nil && p.TypesInfo != nil {
+			m = stmtFields(p.TypesInfo, p.Syntax)
+		}
+		if r.stmts == nil {
+			r.stmts = map[*types.Package]map[*types.Var]string{}
+		}
+		r.stmts[v.Pkg()] = m
+	}
+	sql, ok := m[v]
+	return sql, ok
+}
+
+// StmtSQL is stmtSQL for the reporter (locked like Effects).
+func (r *programResolver) StmtSQL(v *types.Var) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stmtSQL(v)
+}
+
+// runsOf says how fn runs the closures it is given; nil when its body is
+// not loaded. Recursion sees the partial answer (every parameter unknown).
+func (r *programResolver) runsOf(fn *types.Func) *Runs {
+	fn = fn.Origin()
+	if ru, ok := r.runs[fn]; ok {
+		return ru
+	}
+	d, ok := r.bodies[fn]
+	if !ok {
+		r.runs[fn] = nil
+		return nil
+	}
+	r.runs[fn] = nil // recursion guard
+	ru := runsOfBody(d.pkg.TypesInfo, r.cat, fn.Signature(), d.decl.Body, r.runsOf)
+	r.runs[fn] = ru
+	return ru
+}
+
+// Runs implements the reporter's view of runsOf (locked like Effects).
+func (r *programResolver) Runs(fn *types.Func) *Runs {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.runsOf(fn)
 }
 
 // Effects implements Resolver.
@@ -118,6 +191,8 @@ func (r *programResolver) summary(fn *types.Func) *Effects {
 	}
 	r.busy[fn] = true
 	c := newCollector(d.pkg.TypesInfo, d.pkg.Fset, r.cat, d.pkg.Types, r.effects)
+	c.runsOf = r.runsOf
+	c.stmts = r.stmtSQL
 	c.dispatch = r.dispatchOf(d.pkg)
 	c.unit(fn.Signature(), d.decl.Body)
 	e := c.summarize()
@@ -182,35 +257,56 @@ func (r *programResolver) ifaceEffects(m *types.Func) *Effects {
 	return res
 }
 
-// dispatchOf finds, once per package, the dispatcher types whose registered
-// closures publish (the facts analyzer does the same in its fixed point).
-func (r *programResolver) dispatchOf(p *packages.Package) map[*types.TypeName]*Effect {
-	if d, ok := r.dispatch[p.Types]; ok {
-		return d
+// dispatchOf finds, once for the whole program, the dispatcher types whose
+// registered closures publish: handlers are usually registered in the
+// module's wiring package, not the dispatcher's own (the facts analyzer
+// can only see the registrations of one package and its imports).
+func (r *programResolver) dispatchOf(*packages.Package) map[*types.TypeName]*Effect {
+	if r.global != nil {
+		return r.global
 	}
 	d := map[*types.TypeName]*Effect{}
-	r.dispatch[p.Types] = d
-	c := newCollector(p.TypesInfo, p.Fset, r.cat, p.Types, r.effects)
-	c.dispatch = d
-	for _, f := range p.Syntax {
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-				if fn, ok := p.TypesInfo.Uses[sel.Sel].(*types.Func); ok && isRegistration(fn) {
-					for _, a := range call.Args {
-						if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
-							c.register(fn, lit)
-						} else {
-							c.registerFunc(fn, a)
-						}
+	r.global = d
+	var pkgs []*packages.Package
+	for t, p := range r.byTypes {
+		if r.relevant[t] && p.TypesInfo != nil && !r.cat.IsClient(p.PkgPath) {
+			pkgs = append(pkgs, p)
+		}
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].PkgPath < pkgs[j].PkgPath })
+	for _, p := range pkgs {
+		c := newCollector(p.TypesInfo, p.Fset, r.cat, p.Types, r.effects)
+		c.runsOf = r.runsOf
+		c.stmts = r.stmtSQL
+		c.dispatch = d
+		for _, f := range p.Syntax {
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				fn, ok := p.TypesInfo.Uses[sel.Sel].(*types.Func)
+				if !ok {
+					return true
+				}
+				runs := r.runsOf(fn)
+				for i, a := range call.Args {
+					if !c.isRegistration(fn, runs, i) {
+						continue
+					}
+					if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+						c.register(fn, lit)
+					} else {
+						c.registerFunc(fn, a)
 					}
 				}
-			}
-			return true
-		})
+				return true
+			})
+		}
 	}
 	return d
 }

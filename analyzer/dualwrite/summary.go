@@ -24,6 +24,7 @@ func (c *collector) summarize() *Effects {
 			}
 			e.Covered = ev.eff.Covered || c.covered(ev)
 			e.Leaf = c.leaf(ev)
+			e.Worker = ev.worker
 			out.Write = &e
 		case evPublish:
 			if out.Publish != nil || ev.errPath || c.relay {
@@ -31,6 +32,7 @@ func (c *collector) summarize() *Effects {
 			}
 			e := *ev.eff
 			e.Leaf = c.leaf(ev)
+			e.Worker = ev.worker
 			out.Publish = &e
 		case evOutbox:
 			if out.Outbox != nil {

@@ -30,8 +30,8 @@ const (
 var _ = []any{{upd, ins, sel}}
 '''
 
-def gen(pkg, imports, cases):
-    out = [HEAD.format(pkg=pkg, imports="\n".join('\t%s' % i for i in imports))]
+def gen(pkg, imports, cases, extra=""):
+    out = [HEAD.format(pkg=pkg, imports="\n".join('\t%s' % i for i in imports)), extra]
     for i, (typ, call, rule) in enumerate(cases):
         q = "@Q" in call
         pcall = call.replace("@Q", "ins")
@@ -66,6 +66,25 @@ for typ, rule, ctxonly in [("*sql.DB", A, False), ("*sql.Tx", T, False), ("*sql.
         sqlcases += [(typ, "x.Exec(upd)", rule), (typ, "x.Query(@Q)", rule), (typ, "x.QueryRow(@Q)", rule)]
     sqlcases += [(typ, "x.ExecContext(ctx, upd)", rule), (typ, "x.QueryContext(ctx, @Q)", rule), (typ, "x.QueryRowContext(ctx, @Q)", rule)]
 sqlcases += [("*sql.Stmt", "x.Exec()", A), ("*sql.Stmt", "x.ExecContext(ctx)", A)]
+# a prepared statement's query: its SQL is the one the field was prepared with
+sqlcases += [("*stmts", "x.@Q.Query()", A), ("*stmts", "x.@Q.QueryContext(ctx)", A),
+             ("*stmts", "x.@Q.QueryRow()", A), ("*stmts", "x.@Q.QueryRowContext(ctx)", A)]
+STMTS = '''
+// stmts holds statements prepared at start-up, the way services keep them.
+type stmts struct{ ins, sel *sql.Stmt }
+
+func prepare(db *sql.DB) (*stmts, error) {
+	s := &stmts{}
+	var err error
+	if s.ins, err = db.Prepare(ins); err != nil {
+		return nil, err
+	}
+	if s.sel, err = db.PrepareContext(ctx, sel); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+'''
 for typ, rule in [("*sqlx.DB", A), ("*sqlx.Tx", T)]:
     sqlcases += [(typ, "x.NamedExec(upd, nil)", rule), (typ, "x.NamedExecContext(ctx, upd, nil)", rule),
                  (typ, "x.MustExec(upd)", rule), (typ, "x.MustExecContext(ctx, upd)", rule),
@@ -74,7 +93,7 @@ for typ, rule in [("*sqlx.DB", A), ("*sqlx.Tx", T)]:
                  (typ, "x.Exec(upd)", rule)]
 sqlcases += [("*sqlx.DB", "x.NamedQuery(@Q, nil)", A), ("*sqlx.DB", "x.NamedQueryContext(ctx, @Q, nil)", A),
              ("*sqlx.NamedStmt", "x.Exec(nil)", A), ("*sqlx.NamedStmt", "x.ExecContext(ctx, nil)", A)]
-gen("sqlrows", ['"database/sql"', '', '"github.com/jmoiron/sqlx"'], sqlcases)
+gen("sqlrows", ['"database/sql"', '', '"github.com/jmoiron/sqlx"'], sqlcases, STMTS)
 
 pgxcases = []
 for v, pgx, pool in [("5", "pgx", "pgxpool"), ("4", "pgx4", "pgxpool4")]:

@@ -26,6 +26,21 @@ const (
 
 var _ = []any{upd, ins, sel}
 
+// stmts holds statements prepared at start-up, the way services keep them.
+type stmts struct{ ins, sel *sql.Stmt }
+
+func prepare(db *sql.DB) (*stmts, error) {
+	s := &stmts{}
+	var err error
+	if s.ins, err = db.Prepare(ins); err != nil {
+		return nil, err
+	}
+	if s.sel, err = db.PrepareContext(ctx, sel); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 func pos0(x *sql.DB) {
 	x.Exec(upd)
 	pub() // want "OBX001"
@@ -189,210 +204,250 @@ func neg16(x *sql.Stmt) {
 	x.ExecContext(ctx)
 }
 
-func pos17(x *sqlx.DB) {
-	x.NamedExec(upd, nil)
+func pos17(x *stmts) {
+	x.ins.Query()
 	pub() // want "OBX001"
 }
 
-func neg17(x *sqlx.DB) {
-	x.NamedExec(upd, nil)
+func neg17(x *stmts) {
+	x.sel.Query()
+	pub()
 }
 
-func pos18(x *sqlx.DB) {
-	x.NamedExecContext(ctx, upd, nil)
+func pos18(x *stmts) {
+	x.ins.QueryContext(ctx)
 	pub() // want "OBX001"
 }
 
-func neg18(x *sqlx.DB) {
-	x.NamedExecContext(ctx, upd, nil)
+func neg18(x *stmts) {
+	x.sel.QueryContext(ctx)
+	pub()
 }
 
-func pos19(x *sqlx.DB) {
-	x.MustExec(upd)
+func pos19(x *stmts) {
+	x.ins.QueryRow()
 	pub() // want "OBX001"
 }
 
-func neg19(x *sqlx.DB) {
-	x.MustExec(upd)
+func neg19(x *stmts) {
+	x.sel.QueryRow()
+	pub()
 }
 
-func pos20(x *sqlx.DB) {
-	x.MustExecContext(ctx, upd)
+func pos20(x *stmts) {
+	x.ins.QueryRowContext(ctx)
 	pub() // want "OBX001"
 }
 
-func neg20(x *sqlx.DB) {
-	x.MustExecContext(ctx, upd)
+func neg20(x *stmts) {
+	x.sel.QueryRowContext(ctx)
+	pub()
 }
 
 func pos21(x *sqlx.DB) {
-	x.Queryx(ins)
+	x.NamedExec(upd, nil)
 	pub() // want "OBX001"
 }
 
 func neg21(x *sqlx.DB) {
-	x.Queryx(sel)
-	pub()
+	x.NamedExec(upd, nil)
 }
 
 func pos22(x *sqlx.DB) {
-	x.QueryxContext(ctx, ins)
+	x.NamedExecContext(ctx, upd, nil)
 	pub() // want "OBX001"
 }
 
 func neg22(x *sqlx.DB) {
-	x.QueryxContext(ctx, sel)
-	pub()
+	x.NamedExecContext(ctx, upd, nil)
 }
 
 func pos23(x *sqlx.DB) {
-	x.QueryRowx(ins)
+	x.MustExec(upd)
 	pub() // want "OBX001"
 }
 
 func neg23(x *sqlx.DB) {
-	x.QueryRowx(sel)
-	pub()
+	x.MustExec(upd)
 }
 
 func pos24(x *sqlx.DB) {
-	x.QueryRowxContext(ctx, ins)
+	x.MustExecContext(ctx, upd)
 	pub() // want "OBX001"
 }
 
 func neg24(x *sqlx.DB) {
-	x.QueryRowxContext(ctx, sel)
-	pub()
+	x.MustExecContext(ctx, upd)
 }
 
 func pos25(x *sqlx.DB) {
-	x.Exec(upd)
+	x.Queryx(ins)
 	pub() // want "OBX001"
 }
 
 func neg25(x *sqlx.DB) {
-	x.Exec(upd)
-}
-
-func pos26(x *sqlx.Tx) {
-	x.NamedExec(upd, nil)
-	pub() // want "OBX003"
-}
-
-func neg26(x *sqlx.Tx) {
-	x.NamedExec(upd, nil)
-}
-
-func pos27(x *sqlx.Tx) {
-	x.NamedExecContext(ctx, upd, nil)
-	pub() // want "OBX003"
-}
-
-func neg27(x *sqlx.Tx) {
-	x.NamedExecContext(ctx, upd, nil)
-}
-
-func pos28(x *sqlx.Tx) {
-	x.MustExec(upd)
-	pub() // want "OBX003"
-}
-
-func neg28(x *sqlx.Tx) {
-	x.MustExec(upd)
-}
-
-func pos29(x *sqlx.Tx) {
-	x.MustExecContext(ctx, upd)
-	pub() // want "OBX003"
-}
-
-func neg29(x *sqlx.Tx) {
-	x.MustExecContext(ctx, upd)
-}
-
-func pos30(x *sqlx.Tx) {
-	x.Queryx(ins)
-	pub() // want "OBX003"
-}
-
-func neg30(x *sqlx.Tx) {
 	x.Queryx(sel)
 	pub()
 }
 
-func pos31(x *sqlx.Tx) {
+func pos26(x *sqlx.DB) {
 	x.QueryxContext(ctx, ins)
-	pub() // want "OBX003"
+	pub() // want "OBX001"
 }
 
-func neg31(x *sqlx.Tx) {
+func neg26(x *sqlx.DB) {
 	x.QueryxContext(ctx, sel)
 	pub()
 }
 
-func pos32(x *sqlx.Tx) {
+func pos27(x *sqlx.DB) {
 	x.QueryRowx(ins)
-	pub() // want "OBX003"
+	pub() // want "OBX001"
 }
 
-func neg32(x *sqlx.Tx) {
+func neg27(x *sqlx.DB) {
 	x.QueryRowx(sel)
 	pub()
 }
 
-func pos33(x *sqlx.Tx) {
+func pos28(x *sqlx.DB) {
 	x.QueryRowxContext(ctx, ins)
-	pub() // want "OBX003"
+	pub() // want "OBX001"
 }
 
-func neg33(x *sqlx.Tx) {
+func neg28(x *sqlx.DB) {
 	x.QueryRowxContext(ctx, sel)
 	pub()
 }
 
-func pos34(x *sqlx.Tx) {
+func pos29(x *sqlx.DB) {
 	x.Exec(upd)
+	pub() // want "OBX001"
+}
+
+func neg29(x *sqlx.DB) {
+	x.Exec(upd)
+}
+
+func pos30(x *sqlx.Tx) {
+	x.NamedExec(upd, nil)
+	pub() // want "OBX003"
+}
+
+func neg30(x *sqlx.Tx) {
+	x.NamedExec(upd, nil)
+}
+
+func pos31(x *sqlx.Tx) {
+	x.NamedExecContext(ctx, upd, nil)
+	pub() // want "OBX003"
+}
+
+func neg31(x *sqlx.Tx) {
+	x.NamedExecContext(ctx, upd, nil)
+}
+
+func pos32(x *sqlx.Tx) {
+	x.MustExec(upd)
+	pub() // want "OBX003"
+}
+
+func neg32(x *sqlx.Tx) {
+	x.MustExec(upd)
+}
+
+func pos33(x *sqlx.Tx) {
+	x.MustExecContext(ctx, upd)
+	pub() // want "OBX003"
+}
+
+func neg33(x *sqlx.Tx) {
+	x.MustExecContext(ctx, upd)
+}
+
+func pos34(x *sqlx.Tx) {
+	x.Queryx(ins)
 	pub() // want "OBX003"
 }
 
 func neg34(x *sqlx.Tx) {
+	x.Queryx(sel)
+	pub()
+}
+
+func pos35(x *sqlx.Tx) {
+	x.QueryxContext(ctx, ins)
+	pub() // want "OBX003"
+}
+
+func neg35(x *sqlx.Tx) {
+	x.QueryxContext(ctx, sel)
+	pub()
+}
+
+func pos36(x *sqlx.Tx) {
+	x.QueryRowx(ins)
+	pub() // want "OBX003"
+}
+
+func neg36(x *sqlx.Tx) {
+	x.QueryRowx(sel)
+	pub()
+}
+
+func pos37(x *sqlx.Tx) {
+	x.QueryRowxContext(ctx, ins)
+	pub() // want "OBX003"
+}
+
+func neg37(x *sqlx.Tx) {
+	x.QueryRowxContext(ctx, sel)
+	pub()
+}
+
+func pos38(x *sqlx.Tx) {
+	x.Exec(upd)
+	pub() // want "OBX003"
+}
+
+func neg38(x *sqlx.Tx) {
 	x.Exec(upd)
 }
 
-func pos35(x *sqlx.DB) {
+func pos39(x *sqlx.DB) {
 	x.NamedQuery(ins, nil)
 	pub() // want "OBX001"
 }
 
-func neg35(x *sqlx.DB) {
+func neg39(x *sqlx.DB) {
 	x.NamedQuery(sel, nil)
 	pub()
 }
 
-func pos36(x *sqlx.DB) {
+func pos40(x *sqlx.DB) {
 	x.NamedQueryContext(ctx, ins, nil)
 	pub() // want "OBX001"
 }
 
-func neg36(x *sqlx.DB) {
+func neg40(x *sqlx.DB) {
 	x.NamedQueryContext(ctx, sel, nil)
 	pub()
 }
 
-func pos37(x *sqlx.NamedStmt) {
+func pos41(x *sqlx.NamedStmt) {
 	x.Exec(nil)
 	pub() // want "OBX001"
 }
 
-func neg37(x *sqlx.NamedStmt) {
+func neg41(x *sqlx.NamedStmt) {
 	x.Exec(nil)
 }
 
-func pos38(x *sqlx.NamedStmt) {
+func pos42(x *sqlx.NamedStmt) {
 	x.ExecContext(ctx, nil)
 	pub() // want "OBX001"
 }
 
-func neg38(x *sqlx.NamedStmt) {
+func neg42(x *sqlx.NamedStmt) {
 	x.ExecContext(ctx, nil)
 }
