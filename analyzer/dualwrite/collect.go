@@ -68,8 +68,8 @@ type collector struct {
 	fset      *token.FileSet
 	cat       *catalog.Catalog
 	effectsOf func(fn *types.Func) (*Effects, bool) // callee summary; bool: through an interface
-	runsOf    func(fn *types.Func) *Runs             // how a callee runs the closures it is given (nil: unknown)
-	stmts     func(field *types.Var) (string, bool)   // SQL a statement field was prepared with (stmts.go)
+	runsOf    func(fn *types.Func) *Runs            // how a callee runs the closures it is given (nil: unknown)
+	stmts     func(field *types.Var) (string, bool) // SQL a statement field was prepared with (stmts.go)
 	pkg       *types.Package
 
 	// per unit
