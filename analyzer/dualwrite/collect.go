@@ -19,6 +19,7 @@ const (
 	evPublish
 	evOutbox
 	evCommit
+	evQuery // runs SQL text the caller passes in a parameter (eff.SQLArg)
 )
 
 type asyncKind uint8
@@ -76,6 +77,7 @@ type collector struct {
 	events    []event
 	lits      []*ast.FuncLit // closures that run on their own (stored, returned): separate units
 	alias     map[types.Object]types.Object
+	strVals   map[types.Object]*string // local variables holding one constant string (nil: more than one)
 	txVars    map[types.Object]bool
 	scopeOf   map[types.Object]*ast.CallExpr // transaction callback parameters -> the callback's call
 	relay     bool                           // reads or marks outbox rows: a relay, publishes are its job
@@ -101,6 +103,7 @@ func (c *collector) unit(sig *types.Signature, body *ast.BlockStmt) {
 	c.events = c.events[:0]
 	c.lits = c.lits[:0]
 	c.alias = nil
+	c.strVals = nil
 	c.txVars = nil
 	c.scopeOf = nil
 	c.relay, c.localCall, c.dynamic = false, false, false
@@ -467,7 +470,15 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 					}
 				}
 			case row.Kind == catalog.Query:
-				return // SQL not known: a query is read-only until shown otherwise
+				// SQL not known: a query is read-only until shown otherwise;
+				// when it is a parameter, the caller's SQL will show it
+				if row.SQL != catalog.NoArg && row.SQL < len(call.Args) {
+					if j := c.paramIndex(call.Args[row.SQL]); j >= 0 {
+						h, base := c.recvRoot(call)
+						c.add(evQuery, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal, SQLArg: j}, h, base, wc)
+					}
+				}
+				return
 			}
 		}
 		h, base := c.recvRoot(call)
@@ -534,6 +545,24 @@ func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effec
 		h, base := c.effectHandle(call, e.Handle)
 		c.add(evOutbox, call.Pos(), call.Rparen, e.through(name, iface, HandleInternal), h, base, wc)
 	}
+	if e := eff.Query; e != nil && e.SQLArg >= 0 && e.SQLArg < len(call.Args) {
+		arg := call.Args[e.SQLArg]
+		h, base := c.effectHandle(call, e.Handle)
+		if text, ok := c.constString(arg); ok {
+			switch catalog.ClassifySQL(text) {
+			case catalog.SQLDML:
+				c.add(evWrite, call.Pos(), call.Rparen, e.through(name, iface, HandleInternal), h, base, wc)
+			case catalog.SQLOutboxInsert:
+				c.add(evOutbox, call.Pos(), call.Rparen, e.through(name, iface, HandleInternal), h, base, wc)
+			case catalog.SQLOutboxRelay:
+				c.relay = true
+			}
+		} else if j := c.paramIndex(arg); j >= 0 {
+			out := e.through(name, iface, HandleInternal)
+			out.SQLArg = j
+			c.add(evQuery, call.Pos(), call.Rparen, out, h, base, wc)
+		}
+	}
 	if e := eff.Publish; e != nil {
 		c.add(evPublish, call.Pos(), call.Rparen, e.through(name, iface, HandleInternal), nil, nil, wc)
 		c.events[len(c.events)-1].owned = eff.Write != nil
@@ -584,7 +613,8 @@ func (c *collector) isTx(obj types.Object) bool {
 	return false
 }
 
-// assign tracks transaction handles and values derived from them.
+// assign tracks transaction handles and values derived from them, and
+// local variables that hold one constant string.
 func (c *collector) assign(lhs ast.Expr, rhs ast.Expr) {
 	id, ok := ast.Unparen(lhs).(*ast.Ident)
 	if !ok || id.Name == "_" {
@@ -596,6 +626,19 @@ func (c *collector) assign(lhs ast.Expr, rhs ast.Expr) {
 	}
 	if obj == nil {
 		return
+	}
+	if v, ok := obj.(*types.Var); ok && !v.IsField() {
+		if c.strVals == nil {
+			c.strVals = map[types.Object]*string{}
+		}
+		tv, isConst := c.info.Types[rhs]
+		_, seen := c.strVals[obj]
+		if isConst && tv.Value != nil && tv.Value.Kind() == constant.String && !seen {
+			s := constant.StringVal(tv.Value)
+			c.strVals[obj] = &s
+		} else if seen || isConst && tv.Value != nil {
+			c.strVals[obj] = nil // assigned more than once: unknown
+		}
 	}
 	if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
 		if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok {
@@ -733,9 +776,30 @@ func (c *collector) sqlText(call *ast.CallExpr, row *catalog.Entry) (string, boo
 func (c *collector) constString(e ast.Expr) (string, bool) {
 	tv, ok := c.info.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		// a local variable given one constant (q := `INSERT ...`)
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if s, ok := c.strVals[c.info.Uses[id]]; ok && s != nil {
+				return *s, true
+			}
+		}
 		return "", false
 	}
 	return constant.StringVal(tv.Value), true
+}
+
+// paramIndex returns the index of the unit's parameter e names, or -1.
+func (c *collector) paramIndex(e ast.Expr) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return -1
+	}
+	obj := c.info.Uses[id]
+	for i, p := range c.params {
+		if obj == p {
+			return i
+		}
+	}
+	return -1
 }
 
 // outboxTarget reports whether a store write targets an outbox table or

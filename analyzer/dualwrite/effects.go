@@ -23,6 +23,9 @@ type Effect struct {
 	// Worker: reached inside an endless loop (a background worker's body);
 	// a caller that starts it with go does not run it on its own path.
 	Worker bool
+	// SQLArg (Effects.Query only): the index of the parameter whose SQL
+	// text the function runs as a query.
+	SQLArg int
 }
 
 // Effects summarises a function for its callers.
@@ -30,6 +33,11 @@ type Effects struct {
 	Write   *Effect // first DB write reached
 	Publish *Effect // first broker publish reached
 	Outbox  *Effect // first outbox insert reached
+	// Query: the function runs, as a query, SQL text its caller passes in
+	// parameter Query.SQLArg (a tracing or retrying DB wrapper: d.db.
+	// NamedQueryContext(ctx, query, args)). The caller's constant SQL
+	// decides: INSERT ... RETURNING through the wrapper writes.
+	Query *Effect
 	// Relay: the function reads, marks or deletes outbox rows (itself or in
 	// a callee): relay work, whose publishes are its job. Its callers are
 	// relays too (the claim is usually a store method a few calls away from
@@ -38,21 +46,21 @@ type Effects struct {
 }
 
 func (e *Effects) empty() bool {
-	return e == nil || e.Write == nil && e.Publish == nil && e.Outbox == nil && !e.Relay
+	return e == nil || e.Write == nil && e.Publish == nil && e.Outbox == nil && e.Query == nil && !e.Relay
 }
 
 func (e *Effects) equal(o *Effects) bool {
 	if e.empty() || o.empty() {
 		return e.empty() == o.empty()
 	}
-	return e.Relay == o.Relay && sameEffect(e.Write, o.Write) && sameEffect(e.Publish, o.Publish) && sameEffect(e.Outbox, o.Outbox)
+	return e.Relay == o.Relay && sameEffect(e.Write, o.Write) && sameEffect(e.Publish, o.Publish) && sameEffect(e.Outbox, o.Outbox) && sameEffect(e.Query, o.Query)
 }
 
 func sameEffect(a, b *Effect) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker
+	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker && a.SQLArg == b.SQLArg
 }
 
 // FuncFact is exported for functions and methods that (transitively) write

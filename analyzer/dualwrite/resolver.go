@@ -33,9 +33,20 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		dispatch: map[*types.Package]map[*types.TypeName]*Effect{},
 		byTypes:  map[*types.Package]*packages.Package{},
 		bodies:   map[*types.Func]declRef{},
+		pending:  map[*types.Func]bool{},
+		seen:     map[*types.Func]int{},
 		runs:     map[*types.Func]*Runs{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
+	// The team's own packages are all summarised, whether or not they
+	// import a client: a service package that reaches its store only
+	// through interfaces declared elsewhere imports none.
+	own := map[string]bool{}
+	for _, p := range pkgs {
+		if p.Module != nil {
+			own[p.Module.Path] = true
+		}
+	}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if p.Types == nil {
 			return
@@ -64,6 +75,9 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 				rel = true
 				break
 			}
+		}
+		if p.Module != nil && own[p.Module.Path] {
+			rel = true
 		}
 		r.relevant[p.Types] = rel
 		if !rel || r.cat.IsClient(p.PkgPath) || p.TypesInfo == nil {
@@ -110,7 +124,15 @@ type programResolver struct {
 	bodies   map[*types.Func]declRef // functions taking func parameters, every package with syntax
 	runs     map[*types.Func]*Runs
 	global   map[*types.TypeName]*Effect // dispatcher -> what its registered handlers publish
-	stmts    map[*types.Package]map[*types.Var]string
+
+	// the fixed point (Effects)
+	stack     []*types.Func        // nodes being computed
+	pending   map[*types.Func]bool // computed while a cycle was open: provisional
+	seen      map[*types.Func]int  // round a node was last computed in
+	round     int
+	changed   bool
+	unsettled int // fixed points given up after maxRounds (reported by tests)
+	stmts     map[*types.Package]map[*types.Var]string
 }
 
 // stmtSQL gives the SQL a statement field was prepared with (stmts.go),
@@ -166,11 +188,42 @@ func (r *programResolver) Runs(fn *types.Func) *Runs {
 }
 
 // Effects implements Resolver.
+//
+// Summaries depend on each other through recursion and, constantly in real
+// services, through interfaces: a middleware implements the service
+// interface it wraps, so summarising one implementation of
+// Service.Create asks for Service.Create again. A summary computed while
+// such a cycle was open is provisional; Effects recomputes the provisional
+// ones until none changes (a fixed point over the cycle), so no partial
+// summary is ever kept as final.
 func (r *programResolver) Effects(fn *types.Func) (*Effects, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.effects(fn)
+	if len(r.stack) > 0 {
+		return r.effects(fn) // re-entered from a collector: part of the round under way
+	}
+	var e *Effects
+	var iface bool
+	for round := 0; round < maxRounds; round++ {
+		r.round++
+		r.changed = false
+		e, iface = r.effects(fn)
+		if !r.changed || len(r.pending) == 0 {
+			break
+		}
+		if round == maxRounds-1 {
+			r.unsettled++
+		}
+	}
+	for f := range r.pending { // settled (or given up on): final from now on
+		delete(r.pending, f)
+	}
+	return e, iface
 }
+
+// maxRounds bounds the fixed point; effects only grow (first write, first
+// publish), so real programs settle in two or three rounds.
+const maxRounds = 16
 
 func (r *programResolver) effects(fn *types.Func) (*Effects, bool) {
 	fn = fn.Origin()
@@ -181,33 +234,68 @@ func (r *programResolver) effects(fn *types.Func) (*Effects, bool) {
 	return r.summary(fn), false
 }
 
-func (r *programResolver) summary(fn *types.Func) *Effects {
-	if e, ok := r.memo[fn]; ok {
-		return e
+// enter starts a node of the fixed point. It returns the known value and
+// false when the node need not be (re)computed now: final, computed in this
+// round already, or open on the stack (a cycle: every open node becomes
+// provisional).
+func (r *programResolver) enter(fn *types.Func, memo map[*types.Func]*Effects) (*Effects, bool) {
+	e, known := memo[fn]
+	if known && !r.pending[fn] {
+		return e, false
 	}
-	d, ok := r.decls[fn]
-	if !ok || r.busy[fn] {
-		return nil
+	if known && r.seen[fn] == r.round || r.busy[fn] {
+		// a provisional value, or a cycle: whoever uses it is provisional too
+		for _, f := range r.stack {
+			r.pending[f] = true
+		}
+		return e, false
 	}
 	r.busy[fn] = true
+	r.seen[fn] = r.round
+	r.stack = append(r.stack, fn)
+	return nil, true
+}
+
+// leave ends a node: it records the value and whether it changed.
+func (r *programResolver) leave(fn *types.Func, memo map[*types.Func]*Effects, e *Effects) {
+	r.stack = r.stack[:len(r.stack)-1]
+	delete(r.busy, fn)
+	if old, known := memo[fn]; !known || !old.equal(e) {
+		r.changed = true
+	}
+	memo[fn] = e
+}
+
+func (r *programResolver) summary(fn *types.Func) *Effects {
+	d, ok := r.decls[fn]
+	if !ok {
+		return nil
+	}
+	if e, compute := r.enter(fn, r.memo); !compute {
+		return e
+	}
 	c := newCollector(d.pkg.TypesInfo, d.pkg.Fset, r.cat, d.pkg.Types, r.effects)
 	c.runsOf = r.runsOf
 	c.stmts = r.stmtSQL
 	c.dispatch = r.dispatchOf(d.pkg)
 	c.unit(fn.Signature(), d.decl.Body)
 	e := c.summarize()
-	delete(r.busy, fn)
-	r.memo[fn] = e
+	r.leave(fn, r.memo, e)
 	return e
 }
 
 // ifaceEffects merges the effects of the implementations of an interface
 // method found among the loaded packages' concrete types.
 func (r *programResolver) ifaceEffects(m *types.Func) *Effects {
-	if e, ok := r.impls[m]; ok {
+	if e, compute := r.enter(m, r.impls); !compute {
 		return e
 	}
-	r.impls[m] = nil // recursion guard
+	res := r.ifaceEffectsOnce(m)
+	r.leave(m, r.impls, res)
+	return res
+}
+
+func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	if m.Pkg() != nil {
 		for _, s := range r.std {
 			if s == m.Pkg() { // io.Writer and friends: too wide to resolve usefully
@@ -248,13 +336,14 @@ func (r *programResolver) ifaceEffects(m *types.Func) *Effects {
 		if out.Outbox == nil && e.Outbox != nil {
 			out.Outbox = e.Outbox.through(name, true, e.Outbox.Handle)
 		}
+		if out.Query == nil && e.Query != nil {
+			out.Query = e.Query.through(name, true, e.Query.Handle)
+		}
 	}
-	var res *Effects
-	if !out.empty() {
-		res = &out
+	if out.empty() {
+		return nil
 	}
-	r.impls[m] = res
-	return res
+	return &out
 }
 
 // dispatchOf finds, once for the whole program, the dispatcher types whose

@@ -34,6 +34,14 @@ func (c *collector) summarize() *Effects {
 			e.Leaf = c.leaf(ev)
 			e.Worker = ev.worker
 			out.Publish = &e
+		case evQuery:
+			if out.Query != nil {
+				continue
+			}
+			e := *ev.eff
+			e.Handle = c.paramHandle(ev.handle, ev.base)
+			e.Leaf = c.leaf(ev)
+			out.Query = &e
 		case evOutbox:
 			if out.Outbox != nil {
 				continue
