@@ -137,7 +137,7 @@ func (r *reporter) file(f *ast.File) {
 			continue
 		}
 		fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if fn == nil {
+		if fn == nil || !r.tests && isTestCode(fn) {
 			continue
 		}
 		r.fn = fn
@@ -449,4 +449,36 @@ func isRetryLoop(n ast.Node) bool {
 		return !retry
 	})
 	return retry
+}
+
+// isTestCode reports whether a function outside _test.go files runs only
+// under go test: it takes a *testing.T (B, F, TB), or it is a method of a
+// test suite (its T() returns a *testing.T, as testify's suite.Suite
+// gives every struct embedding it), as shared persistence test suites are.
+func isTestCode(fn *types.Func) bool {
+	sig := fn.Signature()
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isTestingType(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	recv := sig.Recv()
+	if recv == nil {
+		return false
+	}
+	// a suite: T() *testing.T, promoted from testify's suite.Suite however deep
+	obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, nil, "T")
+	if m, ok := obj.(*types.Func); ok {
+		res := m.Signature().Results()
+		return m.Signature().Params().Len() == 0 && res.Len() == 1 && isTestingType(res.At(0).Type())
+	}
+	return false
+}
+
+func isTestingType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing"
 }
