@@ -141,6 +141,7 @@ func (r *reporter) file(f *ast.File) {
 			continue
 		}
 		r.fn = fn
+		r.c.self = fn.Origin().FullName()
 		queue := []funcUnit{{sig: fn.Signature(), body: fd.Body}}
 		for len(queue) > 0 {
 			u := queue[0]

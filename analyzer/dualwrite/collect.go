@@ -71,6 +71,7 @@ type collector struct {
 	effectsOf func(fn *types.Func) (*Effects, bool) // callee summary; bool: through an interface
 	runsOf    func(fn *types.Func) *Runs            // how a callee runs the closures it is given (nil: unknown)
 	stmts     func(field *types.Var) (string, bool) // SQL a statement field was prepared with (stmts.go)
+	self      string                                // full name of the function whose units are walked: chains back into it are cycles
 	pkg       *types.Package
 
 	// per unit
@@ -520,6 +521,16 @@ func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effec
 	name := fn.Origin().FullName()
 	if eff.Relay {
 		c.relay = true
+	}
+	if c.self != "" && (name == c.self || eff.reaches(c.self)) {
+		// recursion: what comes back through this function is what it
+		// does itself, already seen on the acyclic path
+		e := *eff
+		e.Write, e.Publish, e.Outbox, e.Query = acyclic(e.Write, c.self), acyclic(e.Publish, c.self), acyclic(e.Outbox, c.self), acyclic(e.Query, c.self)
+		if name == c.self {
+			e.Write, e.Publish, e.Outbox, e.Query = nil, nil, nil, nil
+		}
+		eff = &e
 	}
 	if wc.async == asyncGo {
 		// go w.run(): what the started worker's loop does is the worker's

@@ -110,3 +110,31 @@ func (e *Effect) through(fn string, iface bool, handle int) *Effect {
 	out.Handle = handle
 	return &out
 }
+
+// reaches reports whether any effect's chain passes through fn.
+func (e *Effects) reaches(fn string) bool {
+	for _, x := range []*Effect{e.Write, e.Publish, e.Outbox, e.Query} {
+		if x != nil && x.via(fn) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Effect) via(fn string) bool {
+	for _, v := range e.Via {
+		if v == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// acyclic drops an effect whose chain passes through fn (a cycle back into
+// the function being summarised, or into the interface being resolved).
+func acyclic(e *Effect, fn string) *Effect {
+	if e != nil && e.via(fn) {
+		return nil
+	}
+	return e
+}

@@ -168,6 +168,7 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 			if round > 0 && !d.loop {
 				continue
 			}
+			c.self = d.fn.Origin().FullName()
 			c.unit(d.fn.Signature(), d.decl.Body)
 			d.loop = c.localCall || c.dynamic
 			eff := c.summarize()

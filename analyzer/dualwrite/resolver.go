@@ -277,6 +277,7 @@ func (r *programResolver) summary(fn *types.Func) *Effects {
 	c := newCollector(d.pkg.TypesInfo, d.pkg.Fset, r.cat, d.pkg.Types, r.effects)
 	c.runsOf = r.runsOf
 	c.stmts = r.stmtSQL
+	c.self = fn.FullName()
 	c.dispatch = r.dispatchOf(d.pkg)
 	c.unit(fn.Signature(), d.decl.Body)
 	e := c.summarize()
@@ -325,6 +326,10 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 		if e.empty() {
 			continue
 		}
+		// an implementation that wraps the same interface (a middleware)
+		// brings back what the others do: not a path of its own
+		self := m.FullName()
+		e = &Effects{Relay: e.Relay, Write: acyclic(e.Write, self), Publish: acyclic(e.Publish, self), Outbox: acyclic(e.Outbox, self), Query: acyclic(e.Query, self)}
 		name := impl.Origin().FullName()
 		out.Relay = out.Relay || e.Relay
 		if out.Write == nil && e.Write != nil {

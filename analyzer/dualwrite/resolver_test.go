@@ -85,17 +85,30 @@ func TestResolver(t *testing.T) {
 		}
 	}
 	sort.Strings(extra)
-	if len(extra) == 0 {
-		t.Fatal("no finding needed interface resolution; the fixture shapes/orders/app Handler.Handle should")
+	if len(extra) != 2 {
+		t.Errorf("interface-resolved findings %v; want those of shapes/orders/app Handler.Handle and shapes/product/middleware eventStore.Register", extra)
 	}
 	for _, k := range extra {
 		f := cli[k]
 		t.Logf("interface-resolved: %s %s", k, f.Message)
-		if f.Func != "(*shapes/orders/app.Handler).Handle" {
+		switch f.Func {
+		case "(*shapes/orders/app.Handler).Handle":
+			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 2 || f.Publish.Via[0] != "(shapes/orders/domain.EventPublisher).Emit" {
+				t.Errorf("finding %s: want OBX001 with Via through domain.EventPublisher, got %s via %v", k, f.Rule, f.Publish.Via)
+			}
+		case "(*shapes/product/middleware.eventStore).Register":
+			// three interface hops to the write, the SQL given by the
+			// repository to a DB wrapper, the middleware wrapping the
+			// interface it implements
+			// (through the logging middleware or not: both are paths)
+			want := []string{"(shapes/product/middleware.Repository).Save", "(*shapes/product/middleware.repo).Save",
+				"(shapes/product/middleware.Database).QueryRowContext", "(*shapes/product/middleware.tracingDB).QueryRowContext"}
+			if f.Rule != dualwrite.RuleAfterWrite || f.Write == nil || len(f.Write.Via) < len(want) ||
+				fmt.Sprint(f.Write.Via[len(f.Write.Via)-len(want):]) != fmt.Sprint(want) || hasRepeat(f.Write.Via) {
+				t.Errorf("finding %s: want OBX001 with an acyclic write chain ending %v, got %s via %v", k, want, f.Rule, f.Write)
+			}
+		default:
 			t.Errorf("unexpected interface-resolved finding in %s", f.Func)
-		}
-		if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 2 || f.Publish.Via[0] != "(shapes/orders/domain.EventPublisher).Emit" {
-			t.Errorf("finding %s: want OBX001 with Via through domain.EventPublisher, got %s via %v", k, f.Rule, f.Publish.Via)
 		}
 	}
 }
@@ -116,4 +129,15 @@ func TestGeneratedGlueSilent(t *testing.T) {
 	if len(cli) != 1 {
 		t.Errorf("got %d findings, want only recordThenAnnounce's OBX002", len(cli))
 	}
+}
+
+func hasRepeat(via []string) bool {
+	seen := map[string]bool{}
+	for _, v := range via {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+	}
+	return false
 }
