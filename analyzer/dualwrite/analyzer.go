@@ -137,7 +137,7 @@ func (r *reporter) file(f *ast.File) {
 			continue
 		}
 		fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if fn == nil || !r.tests && isTestCode(fn) {
+		if fn == nil || !r.tests && isTestCode(fn) || isEntryWiring(fn) {
 			continue
 		}
 		r.fn = fn
@@ -205,7 +205,7 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 		if w.kind != evWrite || w.pos == p.pos || !g.live(i) {
 			continue
 		}
-		if w.errPath || w.async == asyncDefer && p.async != asyncDefer {
+		if w.errPath || w.async == asyncDefer && p.async != asyncDefer || alternatives(w, p) {
 			// a write only on an error branch, or a deferred compensation,
 			// is not what a success path's publish announces
 			continue
@@ -482,4 +482,19 @@ func isTestingType(t types.Type) bool {
 	}
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing"
+}
+
+// alternatives: a write and a publish that are the two backends of one
+// interface (Effect.Alt) reached on the same value: a deployment runs one.
+func alternatives(w, p *event) bool {
+	return w.eff.Alt != "" && w.eff.Alt == p.eff.Alt && w.recv != nil && w.recv == p.recv
+}
+
+// isEntryWiring: main.main and init functions wire the program at start-up;
+// what they call is checked where it runs.
+func isEntryWiring(fn *types.Func) bool {
+	if fn.Signature().Recv() != nil {
+		return false
+	}
+	return fn.Name() == "init" || fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main"
 }

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -42,10 +43,11 @@ type event struct {
 	inTx      bool
 	scope     *ast.CallExpr // the transaction callback call (gorm Transaction, ...) the event is in
 	async     asyncKind
-	asyncNode ast.Node // the go/defer statement or retry loop
-	loop      ast.Node // innermost plain for loop around the event
-	errPath   bool     // inside an `if err != nil` branch
-	worker    bool     // inside an endless loop (for {}, for range over a channel): a background worker's body
+	asyncNode ast.Node     // the go/defer statement or retry loop
+	loop      ast.Node     // innermost plain for loop around the event
+	errPath   bool         // inside an `if err != nil` branch
+	worker    bool         // inside an endless loop (for {}, for range over a channel): a background worker's body
+	recv      types.Object // the value a callee's effect was reached on (the receiver's root)
 	// owned: a publish reached through a callee that also writes: the
 	// event announces the callee's own write, not a write the caller makes
 	// afterwards (CreateAccount inserts and publishes; the caller then
@@ -522,6 +524,14 @@ func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effec
 	if eff.Relay {
 		c.relay = true
 	}
+	if isConstructor(fn) {
+		// NewX(...) builds a component at start-up: the migrations it runs,
+		// the seed rows it writes, the workers it starts are start-up work,
+		// not the caller's request (a relay or relation is checked in its own body)
+		e := *eff
+		e.Write, e.Publish, e.Outbox, e.Query = nil, nil, nil, nil
+		eff = &e
+	}
 	if c.self != "" && (name == c.self || eff.reaches(c.self)) {
 		// recursion: what comes back through this function is what it
 		// does itself, already seen on the acyclic path
@@ -577,6 +587,11 @@ func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effec
 	if e := eff.Publish; e != nil {
 		c.add(evPublish, call.Pos(), call.Rparen, e.through(name, iface, HandleInternal), nil, nil, wc)
 		c.events[len(c.events)-1].owned = eff.Write != nil
+	}
+	if r, _ := c.recvRoot(call); r != nil {
+		for i := len(c.events) - 1; i >= 0 && c.events[i].pos == call.Pos(); i-- {
+			c.events[i].recv = r
+		}
 	}
 }
 
@@ -1183,4 +1198,19 @@ func isChan(t types.Type) bool {
 	}
 	_, ok := t.Underlying().(*types.Chan)
 	return ok
+}
+
+// isConstructor: a package-level function named New... or new... (Go's
+// constructor convention) that returns a value: a component built at
+// start-up.
+func isConstructor(fn *types.Func) bool {
+	if fn.Signature().Recv() != nil || fn.Signature().Results().Len() == 0 {
+		return false
+	}
+	name := fn.Name()
+	if !strings.HasPrefix(name, "New") && !strings.HasPrefix(name, "new") {
+		return false
+	}
+	rest := name[3:]
+	return rest == "" || unicode.IsUpper(rune(rest[0]))
 }

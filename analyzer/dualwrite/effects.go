@@ -26,6 +26,10 @@ type Effect struct {
 	// SQLArg (Effects.Query only): the index of the parameter whose SQL
 	// text the function runs as a query.
 	SQLArg int
+	// Alt: the interface method whose implementations split into writers
+	// and publishers (a queue with a database-backed alternative): such a
+	// write and publish, reached on the same value, are alternatives.
+	Alt string
 }
 
 // Effects summarises a function for its callers.
@@ -60,7 +64,7 @@ func sameEffect(a, b *Effect) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker && a.SQLArg == b.SQLArg
+	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker && a.SQLArg == b.SQLArg && a.Alt == b.Alt
 }
 
 // FuncFact is exported for functions and methods that (transitively) write

@@ -309,6 +309,7 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 		return nil
 	}
 	var out Effects
+	both := false // one implementation both writes and publishes
 	for _, n := range r.concrete {
 		var t types.Type = n
 		if !types.Implements(t, iface) {
@@ -331,6 +332,9 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 		self := m.FullName()
 		e = &Effects{Relay: e.Relay, Write: acyclic(e.Write, self), Publish: acyclic(e.Publish, self), Outbox: acyclic(e.Outbox, self), Query: acyclic(e.Query, self)}
 		name := impl.Origin().FullName()
+		if e.Write != nil && e.Publish != nil {
+			both = true
+		}
 		out.Relay = out.Relay || e.Relay
 		if out.Write == nil && e.Write != nil {
 			out.Write = e.Write.through(name, true, e.Write.Handle)
@@ -347,6 +351,14 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	}
 	if out.empty() {
 		return nil
+	}
+	if out.Write != nil && out.Publish != nil && !both {
+		// one implementation writes, another publishes (a message queue
+		// with a database-backed alternative): a call runs one of them,
+		// and two calls on the same value run the same one
+		w, p := *out.Write, *out.Publish
+		w.Alt, p.Alt = m.FullName(), m.FullName()
+		out.Write, out.Publish = &w, &p
 	}
 	return &out
 }
