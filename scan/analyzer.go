@@ -14,13 +14,14 @@ import (
 // dual-write analyzer resolves interface calls against the loaded
 // implementations (dualwrite.ProgramResolver) instead of running facts over
 // every dependency: it runs on the roots only.
-func newAnalyzers(cfg *config.Config, tests bool, pkgs []*packages.Package) []*analysis.Analyzer {
+func newAnalyzers(cfg *config.Config, tests bool, pkgs []*packages.Package) ([]*analysis.Analyzer, dualwrite.Resolver) {
+	res := dualwrite.ProgramResolver(pkgs, cfg)
 	return []*analysis.Analyzer{
 		dualwrite.NewAnalyzer(dualwrite.Options{
-			Resolver: dualwrite.ProgramResolver(pkgs, cfg),
+			Resolver: res,
 			Config:   cfg,
 			Tests:    tests,
 		}),
 		consumer.NewAnalyzer(consumer.Options{Config: cfg, Tests: tests}),
-	}
+	}, res
 }

@@ -63,6 +63,11 @@ type Program struct {
 	// DependencyErrors of a partial load are the errors of dependencies
 	// (not root packages): the roots using them were analysed all the same.
 	DependencyErrors []packages.Error
+	// Unresolved are methods of the program's own interfaces that were
+	// called but have no implementation among the loaded packages: a dual
+	// write behind them cannot be seen (load the packages that implement
+	// them, or name their effects in .outboxify.yaml).
+	Unresolved []string
 
 	partial bool
 }
@@ -178,12 +183,16 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		pkgs = good
 	}
 	analyzers := []*analysis.Analyzer{opts.Analyzer}
+	var res dualwrite.Resolver
 	if opts.Analyzer == nil {
-		analyzers = newAnalyzers(cfg, tests, pkgs)
+		analyzers, res = newAnalyzers(cfg, tests, pkgs)
 	}
 	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs, Broken: broken, Skipped: skipped, DependencyErrors: depErrs, partial: opts.Partial}
 	if err := prog.analyze(analyzers); err != nil {
 		return nil, err
+	}
+	if u, ok := res.(interface{ Unresolved() []string }); ok {
+		prog.Unresolved = u.Unresolved()
 	}
 	return prog, nil
 }

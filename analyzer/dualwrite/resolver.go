@@ -24,18 +24,20 @@ import (
 // (nil: none). It is safe for concurrent use.
 func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 	r := &programResolver{
-		cat:      catalog.Default().With(cfg.Rows()),
-		decls:    map[*types.Func]declRef{},
-		memo:     map[*types.Func]*Effects{},
-		busy:     map[*types.Func]bool{},
-		impls:    map[*types.Func]*Effects{},
-		relevant: map[*types.Package]bool{},
-		dispatch: map[*types.Package]map[*types.TypeName]*Effect{},
-		byTypes:  map[*types.Package]*packages.Package{},
-		bodies:   map[*types.Func]declRef{},
-		pending:  map[*types.Func]bool{},
-		seen:     map[*types.Func]int{},
-		runs:     map[*types.Func]*Runs{},
+		cat:        catalog.Default().With(cfg.Rows()),
+		decls:      map[*types.Func]declRef{},
+		memo:       map[*types.Func]*Effects{},
+		busy:       map[*types.Func]bool{},
+		impls:      map[*types.Func]*Effects{},
+		relevant:   map[*types.Package]bool{},
+		dispatch:   map[*types.Package]map[*types.TypeName]*Effect{},
+		byTypes:    map[*types.Package]*packages.Package{},
+		bodies:     map[*types.Func]declRef{},
+		pending:    map[*types.Func]bool{},
+		own:        map[*types.Package]bool{},
+		unresolved: map[string]bool{},
+		seen:       map[*types.Func]int{},
+		runs:       map[*types.Func]*Runs{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
 	// The team's own packages are all summarised, whether or not they
@@ -78,6 +80,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		}
 		if p.Module != nil && own[p.Module.Path] {
 			rel = true
+			r.own[p.Types] = true
 		}
 		r.relevant[p.Types] = rel
 		if !rel || r.cat.IsClient(p.PkgPath) || p.TypesInfo == nil {
@@ -132,7 +135,10 @@ type programResolver struct {
 	round     int
 	changed   bool
 	unsettled int // fixed points given up after maxRounds (reported by tests)
-	stmts     map[*types.Package]map[*types.Var]string
+
+	own        map[*types.Package]bool // packages of the roots' modules
+	unresolved map[string]bool         // own interface methods called with no implementation loaded
+	stmts      map[*types.Package]map[*types.Var]string
 }
 
 // stmtSQL gives the SQL a statement field was prepared with (stmts.go),
@@ -160,6 +166,21 @@ func (r *programResolver) StmtSQL(v *types.Var) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.stmtSQL(v)
+}
+
+// Unresolved lists the methods of the program's own interfaces that were
+// called but have no implementation among the loaded packages (built
+// elsewhere, or in a package left out): calls through them were not
+// followed. Sorted.
+func (r *programResolver) Unresolved() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, 0, len(r.unresolved))
+	for k := range r.unresolved {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // runsOf says how fn runs the closures it is given; nil when its body is
@@ -310,6 +331,12 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	}
 	var out Effects
 	both := false // one implementation both writes and publishes
+	found := 0
+	defer func() {
+		if found == 0 && r.own[m.Pkg()] {
+			r.unresolved[m.FullName()] = true
+		}
+	}()
 	for _, n := range r.concrete {
 		var t types.Type = n
 		if !types.Implements(t, iface) {
@@ -318,6 +345,7 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 				continue
 			}
 		}
+		found++
 		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
 		impl, ok := obj.(*types.Func)
 		if !ok {

@@ -43,6 +43,18 @@ type-check, a bad flag, or a bad .outboxify.yaml.`,
 			if err := format.Write(cmd.OutOrStdout(), output, prog.Dir, tool, prog.Findings); err != nil {
 				return withCode(exitError, fmt.Errorf("writing findings: %w", err))
 			}
+			if n := len(prog.Unresolved); n > 0 {
+				shown := prog.Unresolved
+				if n > 10 {
+					shown = shown[:10]
+				}
+				more := ""
+				if n > len(shown) {
+					more = fmt.Sprintf(" (and %d more)", n-len(shown))
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d interface method(s) of this module are called but no loaded package implements them; calls through them were not followed: %s%s\n",
+					n, strings.Join(shown, ", "), more)
+			}
 			if n := len(prog.DependencyErrors); n > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %d error(s) in dependencies, the packages using them were analysed all the same:%s\n",
 					n, scan.FormatErrors(prog.Dir, prog.DependencyErrors))
