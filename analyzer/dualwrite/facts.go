@@ -160,7 +160,8 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 	c.runsOf = res.runsOf
 	c.stmts = res.stmtSQL
 	c.dispatch = res.dispatch
-	for round := 0; round < 12; round++ {
+	settled := false
+	for round := 0; round < maxRounds*4; round++ {
 		changed := false
 		c.dispatchChanged = false
 		for i := range decls {
@@ -178,8 +179,13 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 			}
 		}
 		if !changed && !c.dispatchChanged {
+			settled = true
 			break
 		}
+	}
+	if !settled && len(pass.Files) > 0 {
+		// say so rather than export summaries that may miss a write
+		pass.Reportf(pass.Files[0].Package, "outboxify: the effects of this package's functions did not settle after %d rounds; dual writes through them may be missed", maxRounds*4)
 	}
 	for _, d := range decls {
 		if eff := res.local[d.fn]; !eff.empty() {
