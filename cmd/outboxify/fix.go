@@ -61,12 +61,13 @@ type fixManual struct {
 
 func newFixCmd() *cobra.Command {
 	var (
-		dir        string
-		showDiff   bool
-		outboxPkg  string
-		noGenerate bool
-		output     string
-		gen        generate.Flags
+		dir          string
+		showDiff     bool
+		outboxPkg    string
+		noGenerate   bool
+		allowUpgrade bool
+		output       string
+		gen          generate.Flags
 	)
 	cmd := &cobra.Command{
 		Use:   "fix [-C dir] [--diff] [--outbox-pkg importpath] [--no-generate] [--format text|json] [packages]",
@@ -102,7 +103,7 @@ packages did not load or type-check (nothing written), or bad flags.`,
 			}
 			return runFix(cmd.OutOrStdout(), cmd.ErrOrStderr(), fixParams{
 				dir: dir, patterns: args, diff: showDiff, outboxPkg: outboxPkg,
-				noGenerate: noGenerate, json: output == "json", gen: gen,
+				noGenerate: noGenerate, json: output == "json", gen: gen, allowUpgrade: allowUpgrade,
 			})
 		},
 	}
@@ -110,22 +111,31 @@ packages did not load or type-check (nothing written), or bad flags.`,
 	cmd.Flags().BoolVar(&showDiff, "diff", false, "print a unified diff and write nothing")
 	cmd.Flags().StringVar(&outboxPkg, "outbox-pkg", "", "import `path` of the outbox writer package (default <module>/internal/outbox)")
 	cmd.Flags().BoolVar(&noGenerate, "no-generate", false, "skip generation (only a missing outbox writer package is created)")
+	cmd.Flags().BoolVar(&allowUpgrade, "allow-upgrade", false, "let the generated code's requirements raise the module's go line or upgrade modules it already requires")
 	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text or json")
 	gen.Register(cmd.Flags())
 	return cmd
 }
 
 type fixParams struct {
-	dir        string
-	patterns   []string
-	diff       bool
-	outboxPkg  string
-	noGenerate bool
-	json       bool
-	gen        generate.Flags
+	dir          string
+	patterns     []string
+	diff         bool
+	outboxPkg    string
+	noGenerate   bool
+	json         bool
+	allowUpgrade bool
+	gen          generate.Flags
 }
 
 func runFix(stdout, stderr io.Writer, p fixParams) error {
+	// go.mod and go.sum as the user left them: loading and verifying with
+	// GOFLAGS=-mod=mod may already touch them, and a refused fix puts
+	// them back.
+	var orig modFiles
+	if root, _, err := generate.FindModule(p.dir); err == nil {
+		orig = readModFiles(root)
+	}
 	prog, err := scan.Load(p.dir, p.patterns, scan.Options{})
 	if err != nil {
 		return withCode(exitError, err)
@@ -202,7 +212,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	var generated []string
 	if cs != nil && cs.Pending(false) && (len(res.Files) > 0 || !p.noGenerate) {
 		if len(cs.Conflicts()) == 0 {
-			if err := requireImports(root, cs, stderr); err != nil {
+			if err := requireImports(root, cs, orig, p.allowUpgrade, stderr); err != nil {
 				return withCode(exitError, err)
 			}
 		}
@@ -269,7 +279,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 // and the module does not require yet, at the versions outboxify itself was
 // built with (the versions its templates are compiled against in its tests),
 // so the generated code builds right away.
-func requireImports(root string, cs *generate.Changeset, stderr io.Writer) error {
+func requireImports(root string, cs *generate.Changeset, orig modFiles, allowUpgrade bool, stderr io.Writer) error {
 	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		return fmt.Errorf("read go.mod: %w", err)
@@ -336,12 +346,77 @@ func requireImports(root string, cs *generate.Changeset, stderr io.Writer) error
 	sort.Strings(get)
 	cmd := exec.Command("go", append([]string{"get"}, get...)...)
 	cmd.Dir = root
+	if orig.mod == nil {
+		orig = modFiles{mod: data}
+		orig.sum, _ = os.ReadFile(filepath.Join(root, "go.sum"))
+	}
+	before, err := modfile.Parse("go.mod", orig.mod, nil)
+	if err != nil {
+		return fmt.Errorf("parse go.mod: %w", err)
+	}
+	restore := func() { orig.restore(root) }
 	out, err := cmd.CombinedOutput()
 	if err != nil {
+		restore()
 		return fmt.Errorf("add the generated code's requirements (go get %s): %w\n%s", strings.Join(get, " "), err, out)
+	}
+	if !allowUpgrade {
+		// Adding the generated code's requirements must not move the
+		// module: a raised go line forces every user of the module onto a
+		// newer Go, and an upgraded requirement can break code outboxify
+		// never touched (client_golang raising protobuf).
+		after, err := os.ReadFile(filepath.Join(root, "go.mod"))
+		if err != nil {
+			restore()
+			return fmt.Errorf("read go.mod: %w", err)
+		}
+		if moved := movedRequirements(before, after); len(moved) > 0 {
+			restore()
+			return fmt.Errorf("the generated code needs %s, which would change this module: %s; go.mod and go.sum are left as they were and nothing is written (rerun with --allow-upgrade to accept)",
+				strings.Join(get, " "), strings.Join(moved, "; "))
+		}
 	}
 	fmt.Fprintf(stderr, "go get %s\n", strings.Join(get, " "))
 	return nil
+}
+
+// movedRequirements lists what go get changed in go.mod besides adding
+// requirements: the go and toolchain lines, and versions of modules the
+// module required before.
+func movedRequirements(before *modfile.File, after []byte) []string {
+	mf, err := modfile.Parse("go.mod", after, nil)
+	if err != nil {
+		return []string{"go.mod no longer parses: " + err.Error()}
+	}
+	var moved []string
+	goVersion := func(f *modfile.File) string {
+		if f.Go == nil {
+			return ""
+		}
+		return f.Go.Version
+	}
+	if a, b := goVersion(before), goVersion(mf); a != b {
+		moved = append(moved, fmt.Sprintf("go %s -> go %s", a, b))
+	}
+	toolchain := func(f *modfile.File) string {
+		if f.Toolchain == nil {
+			return ""
+		}
+		return f.Toolchain.Name
+	}
+	if a, b := toolchain(before), toolchain(mf); a != b {
+		moved = append(moved, fmt.Sprintf("toolchain %q -> %q", a, b))
+	}
+	now := map[string]string{}
+	for _, r := range mf.Require {
+		now[r.Mod.Path] = r.Mod.Version
+	}
+	for _, r := range before.Require {
+		if v, ok := now[r.Mod.Path]; ok && v != r.Mod.Version {
+			moved = append(moved, fmt.Sprintf("%s %s -> %s", r.Mod.Path, r.Mod.Version, v))
+		}
+	}
+	return moved
 }
 
 // generatedFiles lists the files outboxify generated earlier (the generate
@@ -457,4 +532,45 @@ func saveFixes(root string, rec fixRecord) error {
 		return fmt.Errorf("write %s: %w", fixesFile, err)
 	}
 	return nil
+}
+
+// writeFileAtomic replaces a file by renaming a complete temporary copy
+// over it.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".outboxify-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// modFiles are a module's go.mod and go.sum contents (sum nil: no go.sum).
+type modFiles struct{ mod, sum []byte }
+
+func readModFiles(root string) modFiles {
+	var m modFiles
+	m.mod, _ = os.ReadFile(filepath.Join(root, "go.mod"))
+	m.sum, _ = os.ReadFile(filepath.Join(root, "go.sum"))
+	return m
+}
+
+// restore puts go.mod and go.sum back as they were.
+func (m modFiles) restore(root string) {
+	if m.mod == nil {
+		return
+	}
+	_ = writeFileAtomic(filepath.Join(root, "go.mod"), m.mod)
+	if m.sum != nil {
+		_ = writeFileAtomic(filepath.Join(root, "go.sum"), m.sum)
+	} else {
+		_ = os.Remove(filepath.Join(root, "go.sum"))
+	}
 }

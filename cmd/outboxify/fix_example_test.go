@@ -37,7 +37,19 @@ func TestFixExampleModule(t *testing.T) {
 	t.Setenv("GOTOOLCHAIN", "local")
 
 	var out, errOut bytes.Buffer
-	code := run([]string{"fix", "-C", dir, "--format", "json", "./..."}, &out, &errOut)
+	// Without --allow-upgrade fix refuses: the relay's requirements would
+	// upgrade one the example module already has (an indirect one), and
+	// nothing is written.
+	goMod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if code := run([]string{"fix", "-C", dir, "./..."}, &out, &errOut); code != exitError || !strings.Contains(errOut.String(), "--allow-upgrade") {
+		t.Fatalf("fix without --allow-upgrade exited %d, want 2 naming --allow-upgrade\nstderr:\n%s", code, errOut.String())
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !bytes.Equal(now, goMod) {
+		t.Fatalf("a refused fix changed go.mod:\n%s\nwas:\n%s", now, goMod)
+	}
+	out.Reset()
+	errOut.Reset()
+	code := run([]string{"fix", "-C", dir, "--allow-upgrade", "--format", "json", "./..."}, &out, &errOut)
 	if code != exitOK && code != exitFindings {
 		t.Fatalf("fix exited %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
@@ -115,7 +127,7 @@ func TestFixExampleModule(t *testing.T) {
 	before := fixSnapshot(t, dir)
 	out.Reset()
 	errOut.Reset()
-	if code2 := run([]string{"fix", "-C", dir, "./..."}, &out, &errOut); code2 != code {
+	if code2 := run([]string{"fix", "-C", dir, "--allow-upgrade", "./..."}, &out, &errOut); code2 != code {
 		t.Errorf("second fix exited %d, first %d\n%s%s", code2, code, out.String(), errOut.String())
 	}
 	after := fixSnapshot(t, dir)
