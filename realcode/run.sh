@@ -10,7 +10,8 @@
 # $REALCODE (default /work/realcode, outside this repository):
 #   $REALCODE/src/<name>   pristine tree at the pinned commit (scan runs here)
 #   $REALCODE/fix/<name>   a fresh copy that fix rewrites
-#   $REALCODE/out/<name>.* scan json, fix output, build and vet logs, go.mod diff
+#   $OUT/<name>.*          scan json, fix output, build and vet logs, go.mod diff
+#                          (OUT defaults to $REALCODE/out)
 # Their code never enters this repository. Module downloads go through the Go
 # module proxy; GOTOOLCHAIN=local so no toolchain is fetched.
 #
@@ -22,13 +23,14 @@ repo=$(cd "$here/.." && pwd)
 MIRROR=${MIRROR:-/work/.mirror}
 REALCODE=${REALCODE:-/work/realcode}
 STEP_TIMEOUT=${STEP_TIMEOUT:-1500}
+OUT=${OUT:-$REALCODE/out} # logs and scan/fix output of this run
 export GOTOOLCHAIN=local GOFLAGS=${GOFLAGS:-}
 
 table=
 if [ "${1:-}" = -o ]; then table=$2; shift 2; fi
 want=" $* "
 
-mkdir -p "$REALCODE/src" "$REALCODE/fix" "$REALCODE/out" "$REALCODE/bin"
+mkdir -p "$REALCODE/src" "$REALCODE/fix" "$OUT" "$REALCODE/bin"
 obx=$REALCODE/bin/outboxify
 (cd "$repo" && go build -o "$obx" ./cmd/outboxify) || { echo "run.sh: cannot build outboxify" >&2; exit 2; }
 rev=$(cd "$repo" && git rev-parse --short HEAD)
@@ -62,7 +64,7 @@ while IFS=$'\t' read -r name slug commit module size half _why; do
     row "| $name | $half | $size | not fetched: fetch github:$slug with the search tool | | | | | | | | | | | |"
     continue
   fi
-  src=$REALCODE/src/$name fix=$REALCODE/fix/$name out=$REALCODE/out/$name
+  src=$REALCODE/src/$name fix=$REALCODE/fix/$name out=$OUT/$name
   if [ ! -f "$src/.outboxify-realcode" ]; then
     rm -rf "$src" && mkdir -p "$src"
     if ! git --git-dir="$git_dir" archive "$commit" 2>/dev/null | tar -x -C "$src" 2>/dev/null; then
