@@ -4,6 +4,7 @@
 #
 #   realcode/run.sh [-o table.md] [name ...]     # default: every service
 #   LAYOUT_ONLY=1 realcode/run.sh                 # only lay the snapshots out
+#   OBX=/path/to/outboxify OUT=dir realcode/run.sh  # another binary, its own logs
 #
 # Each snapshot comes from the search tool's fetch mirror ($MIRROR, default
 # /work/.mirror/<owner>+<name>/repo, a bare git directory) and is laid out under
@@ -31,9 +32,13 @@ if [ "${1:-}" = -o ]; then table=$2; shift 2; fi
 want=" $* "
 
 mkdir -p "$REALCODE/src" "$REALCODE/fix" "$OUT" "$REALCODE/bin"
-obx=$REALCODE/bin/outboxify
-(cd "$repo" && go build -o "$obx" ./cmd/outboxify) || { echo "run.sh: cannot build outboxify" >&2; exit 2; }
-rev=$(cd "$repo" && git rev-parse --short HEAD)
+if [ -n "${OBX:-}" ]; then # a given binary (an older outboxify, for a before/after table)
+  obx=$OBX rev=${OBX_REV:-given binary}
+else
+  obx=$REALCODE/bin/outboxify-$$
+  (cd "$repo" && go build -o "$obx" ./cmd/outboxify) || { echo "run.sh: cannot build outboxify" >&2; exit 2; }
+  rev=$(cd "$repo" && git rev-parse --short HEAD)
+fi
 
 row() { # prints and appends to the table file
   printf '%s\n' "$1"

@@ -44,10 +44,12 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 	// import a client: a service package that reaches its store only
 	// through interfaces declared elsewhere imports none.
 	own := map[string]bool{}
+	rootPkg := map[string]bool{} // roots outside modules (GOPATH fixtures)
 	for _, p := range pkgs {
 		if p.Module != nil {
 			own[p.Module.Path] = true
 		}
+		rootPkg[p.PkgPath] = true
 	}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if p.Types == nil {
@@ -78,7 +80,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 				break
 			}
 		}
-		if p.Module != nil && own[p.Module.Path] {
+		if p.Module != nil && own[p.Module.Path] || rootPkg[p.PkgPath] {
 			rel = true
 			r.own[p.Types] = true
 		}
@@ -441,6 +443,14 @@ func (r *programResolver) dispatchOf(*packages.Package) map[*types.TypeName]*Eff
 				return true
 			})
 		}
+	}
+	// handlers registered anywhere in the program were resolved against
+	// the whole program, like an interface call: say so (go vet sees only
+	// the registrations of a package and its imports)
+	for tn, e := range d {
+		x := *e
+		x.ViaInterface = true
+		d[tn] = &x
 	}
 	return d
 }
