@@ -105,9 +105,19 @@ var httpCalls = map[string]bool{
 	"net/http.PostForm":           true,
 }
 
-// externalLike matches names (functions, types, packages, URLs, receiver
+// externalWords are the words (catalog.Words: whole words, so "payload"
+// is not "pay") of names (functions, types, packages, URLs, receiver
 // expressions) of payment and email clients.
-var externalLike = regexp.MustCompile(`(?i)pay|charge|billing|invoice|refund|stripe|braintree|adyen|paypal|mail|smtp|sendgrid|mailgun|postmark|twilio|sms|notif`)
+var externalWords = map[string]bool{
+	"pay": true, "pays": true, "payment": true, "payments": true, "payer": true, "payout": true, "payouts": true,
+	"charge": true, "charges": true, "billing": true, "invoice": true, "invoices": true, "refund": true, "refunds": true,
+	"stripe": true, "braintree": true, "adyen": true, "paypal": true,
+	"mail": true, "mails": true, "email": true, "emails": true, "mailer": true, "smtp": true, "sendgrid": true,
+	"mailgun": true, "postmark": true, "twilio": true, "sms": true,
+	"notif": true, "notify": true, "notifier": true, "notification": true, "notifications": true,
+}
+
+func externalLike(s string) bool { return catalog.HasWord(s, externalWords) }
 
 // externalSDKs are import path prefixes of payment/email SDKs: any call into
 // them from a handler is an external call.

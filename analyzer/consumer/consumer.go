@@ -613,7 +613,7 @@ func (w *walker) isExternal(call *ast.CallExpr, fn *types.Func, depth int, site 
 		}
 	}
 	for _, t := range texts {
-		if externalLike.MatchString(t) {
+		if externalLike(t) {
 			return true
 		}
 	}
@@ -662,7 +662,7 @@ func (w *walker) stringsMatch(n ast.Node) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-			if s, err := unquote(lit.Value); err == nil && externalLike.MatchString(s) {
+			if s, err := unquote(lit.Value); err == nil && externalLike(s) {
 				found = true
 			}
 		}

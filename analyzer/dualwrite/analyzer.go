@@ -441,9 +441,8 @@ func isRetryLoop(n ast.Node) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.Ident:
-			l := strings.ToLower(x.Name)
-			if strings.Contains(l, "attempt") || strings.Contains(l, "retr") || strings.Contains(l, "tries") ||
-				strings.Contains(l, "backoff") || x.Name == "Sleep" {
+			// whole words: "retrieved" and "entries" are not retries
+			if catalog.HasWord(x.Name, retryWords) || x.Name == "Sleep" {
 				retry = true
 			}
 		}
@@ -497,4 +496,10 @@ func isEntryWiring(fn *types.Func) bool {
 		return false
 	}
 	return fn.Name() == "init" || fn.Name() == "main" && fn.Pkg() != nil && fn.Pkg().Name() == "main"
+}
+
+// retryWords mark a loop that retries (its counters, helpers and waits).
+var retryWords = map[string]bool{
+	"retry": true, "retries": true, "retrying": true, "retried": true,
+	"attempt": true, "attempts": true, "tries": true, "backoff": true,
 }

@@ -76,3 +76,17 @@ func (s *Service) Reserve(ctx context.Context, id string) (err error) {
 	}()
 	return s.nc.Publish("reservation.requested", []byte(id))
 }
+
+// Index pages through what it retrieved: a loop over pages, not a retry
+// loop ("retrieved" is not "retry"), so the rule is OBX001, not OBX005.
+func (s *Service) Index(ctx context.Context, pages int) error {
+	if _, err := s.db.ExecContext(ctx, "UPDATE index_runs SET started = now()"); err != nil {
+		return err
+	}
+	retrieved := 0
+	for page := 0; page < pages; page++ {
+		retrieved++
+		s.nc.Publish("index.page", nil) // want `OBX001`
+	}
+	return nil
+}
