@@ -21,9 +21,10 @@ const (
 	OutboxInsert                 // inserts an outbox row on the handle argument Handle
 	Consume                      // receives broker messages (loop form, or a handler callback in Func)
 	CacheWrite                   // writes a cache (not a DB write unless configured as a writer)
+	Retry                        // runs the callback argument Func again until it succeeds (a retry helper)
 )
 
-var kindNames = [...]string{"", "write", "query", "begin", "commit", "rollback", "txfunc", "publish", "outbox", "consume", "cachewrite"}
+var kindNames = [...]string{"", "write", "query", "begin", "commit", "rollback", "txfunc", "publish", "outbox", "consume", "cachewrite", "retry"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

@@ -26,6 +26,15 @@ type Config struct {
 	// Writers are extra DB writes: repositories, or a cache write that is
 	// the store of record ("(github.com/redis/go-redis/v9.cmdable).Set").
 	Writers []Entry `yaml:"writers"`
+	// Transactions are the team's own transaction helpers and handles,
+	// so no name decides what a transaction is: a function that runs its
+	// callback in a transaction and commits (kind run, callback = the
+	// argument index), one that begins (its first result is the
+	// transaction), commits or rolls back.
+	Transactions []TxEntry `yaml:"transactions"`
+	// Retry lists functions that run the callback they are given again
+	// until it succeeds: a publish in it is OBX005 next to a write.
+	Retry []Entry `yaml:"retry"`
 	// Exclude lists module-relative slash paths or globs to skip:
 	// "internal/legacy/...", "gen/*.go", "**/mock_*.go".
 	Exclude []string `yaml:"exclude"`
@@ -44,6 +53,17 @@ type Entry struct {
 	Name   string `yaml:"name"`
 	Store  string `yaml:"store"`
 	Broker string `yaml:"broker"`
+}
+
+// TxEntry is one configured transaction call.
+type TxEntry struct {
+	Name string `yaml:"name"`
+	// Kind is run, begin, commit or rollback.
+	Kind string `yaml:"kind"`
+	// Callback is the argument index of the callback a run helper runs.
+	Callback *int `yaml:"callback"`
+	// Store is the store the transaction is on (default sql).
+	Store string `yaml:"store"`
 }
 
 func (e *Entry) UnmarshalYAML(n *yaml.Node) error {
@@ -121,7 +141,7 @@ func (c *Config) validate() error {
 	for _, group := range []struct {
 		key     string
 		entries []Entry
-	}{{"publishers", c.Publishers}, {"writers", c.Writers}} {
+	}{{"publishers", c.Publishers}, {"writers", c.Writers}, {"retry", c.Retry}} {
 		for i, e := range group.entries {
 			if e.Name == "" {
 				return fmt.Errorf("%s[%d]: name is empty", group.key, i)
@@ -129,6 +149,20 @@ func (c *Config) validate() error {
 			if catalog.PackageOf(e.Name) == "" {
 				return fmt.Errorf("%s[%d]: %q is not a full name like \"(*example.com/app/bus.Bus).Emit\" or \"example.com/app/bus.Emit\"", group.key, i, e.Name)
 			}
+		}
+	}
+	for i, t := range c.Transactions {
+		if catalog.PackageOf(t.Name) == "" {
+			return fmt.Errorf("transactions[%d]: %q is not a full name like \"(*example.com/app/db.DB).WithTx\"", i, t.Name)
+		}
+		switch t.Kind {
+		case "run":
+			if t.Callback == nil || *t.Callback < 0 {
+				return fmt.Errorf("transactions[%d]: kind run needs callback: the index of the argument it runs in the transaction", i)
+			}
+		case "begin", "commit", "rollback":
+		default:
+			return fmt.Errorf("transactions[%d]: kind %q: want run, begin, commit or rollback", i, t.Kind)
 		}
 	}
 	for i, p := range c.Exclude {
@@ -158,6 +192,27 @@ func (c *Config) Rows() []catalog.Entry {
 			s = catalog.SQL
 		}
 		out = append(out, catalog.Entry{Name: e.Name, Kind: catalog.Write, Store: s, SQL: catalog.NoArg, Func: catalog.NoArg, Handle: catalog.NoArg})
+	}
+	for _, t := range c.Transactions {
+		s := t.Store
+		if s == "" {
+			s = catalog.SQL
+		}
+		row := catalog.Entry{Name: t.Name, Store: s, SQL: catalog.NoArg, Func: catalog.NoArg, Handle: catalog.NoArg}
+		switch t.Kind {
+		case "run":
+			row.Kind, row.Func = catalog.TxFunc, *t.Callback
+		case "begin":
+			row.Kind = catalog.Begin
+		case "commit":
+			row.Kind = catalog.Commit
+		case "rollback":
+			row.Kind = catalog.Rollback
+		}
+		out = append(out, row)
+	}
+	for _, e := range c.Retry {
+		out = append(out, catalog.Entry{Name: e.Name, Kind: catalog.Retry, SQL: catalog.NoArg, Func: catalog.NoArg, Handle: catalog.NoArg})
 	}
 	return out
 }

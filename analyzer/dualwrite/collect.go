@@ -253,9 +253,11 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		c.walk(call.Fun, wc)
 	}
 	argCtx := wc
-	if wc.async == syncCall && fn != nil && row == nil {
+	if wc.async == syncCall && fn != nil && row != nil && row.Kind == catalog.Retry {
+		argCtx.async, argCtx.asyncNode = asyncRetry, call // a configured retry helper
+	} else if wc.async == syncCall && fn != nil && row == nil {
 		if k := closureRunner(fn); k != syncCall {
-			argCtx.async, argCtx.asyncNode = k, call
+			argCtx.async, argCtx.asyncNode = k, call // by name: the fallback
 		}
 	}
 	var runs *Runs
@@ -282,6 +284,10 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			w.scope = call
 			c.markTxParams(lit, call)
 			c.walk(lit.Body, w)
+			continue
+		}
+		if row != nil && row.Kind == catalog.Retry {
+			c.walk(lit.Body, argCtx)
 			continue
 		}
 		if row != nil && row.Kind == catalog.Consume || fn == nil {
