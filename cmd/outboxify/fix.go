@@ -209,6 +209,11 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		return nil
 	}
 
+	// A module that built before fix builds after it, or fix changes
+	// nothing: everything it writes is put back (go.mod and go.sum with it).
+	builtBefore := buildModule(root) == nil
+	undo := snapshotFix(root, orig, cs, res)
+
 	var generated []string
 	if cs != nil && cs.Pending(false) && (len(res.Files) > 0 || !p.noGenerate) {
 		if len(cs.Conflicts()) == 0 {
@@ -230,7 +235,14 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	}
 	rec := record(root, res)
 	if err := saveFixes(root, rec); err != nil {
+		undo.restore()
 		return withCode(exitError, err)
+	}
+	if builtBefore {
+		if err := buildModule(root); err != nil {
+			undo.restore()
+			return withCode(exitError, fmt.Errorf("the module built before fix and would not build after it, so fix changed nothing (go.mod, go.sum and every file are as they were): %w", err))
+		}
 	}
 
 	// The contract of the module as fix left it (same packages). A CI job
@@ -537,11 +549,19 @@ func saveFixes(root string, rec fixRecord) error {
 // writeFileAtomic replaces a file by renaming a complete temporary copy
 // over it.
 func writeFileAtomic(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".outboxify-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
@@ -572,5 +592,81 @@ func (m modFiles) restore(root string) {
 		_ = writeFileAtomic(filepath.Join(root, "go.sum"), m.sum)
 	} else {
 		_ = os.Remove(filepath.Join(root, "go.sum"))
+	}
+}
+
+// buildModule runs go build ./... in the module (the user's environment:
+// GOFLAGS, vendor/, go.work), returning the build's output as the error.
+func buildModule(root string) error {
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		const max = 2000
+		if len(out) > max {
+			out = append(out[:max], "..."...)
+		}
+		return fmt.Errorf("go build ./...: %w\n%s", err, out)
+	}
+	return nil
+}
+
+// fixUndo holds what fix may write, as it was before: files with their
+// content (nil: absent) and the directories generation may create.
+type fixUndo struct {
+	files map[string][]byte
+	dirs  []string
+}
+
+func snapshotFix(root string, orig modFiles, cs *generate.Changeset, res *rewrite.Result) *fixUndo {
+	u := &fixUndo{files: map[string][]byte{}}
+	keep := func(path string) {
+		if _, done := u.files[path]; done {
+			return
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			b = nil
+		}
+		u.files[path] = b
+		for d := filepath.Dir(path); d != root && strings.HasPrefix(d, root); d = filepath.Dir(d) {
+			if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
+				u.dirs = append(u.dirs, d)
+			}
+		}
+	}
+	if orig.mod != nil {
+		u.files[filepath.Join(root, "go.mod")] = orig.mod
+		u.files[filepath.Join(root, "go.sum")] = orig.sum
+	}
+	keep(filepath.Join(root, filepath.FromSlash(fixesFile)))
+	keep(filepath.Join(root, filepath.FromSlash(generate.ManifestPath)))
+	if cs != nil {
+		for _, ch := range cs.Changes {
+			keep(filepath.Join(root, filepath.FromSlash(ch.Path)))
+		}
+	}
+	for _, f := range res.Files {
+		keep(f.Path)
+	}
+	return u
+}
+
+// restore puts every file back and removes what fix created.
+func (u *fixUndo) restore() {
+	for path, b := range u.files {
+		if b == nil {
+			_ = os.Remove(path)
+			continue
+		}
+		if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, b) {
+			continue
+		}
+		_ = writeFileAtomic(path, b)
+	}
+	// deepest first: a directory fix created goes once it is empty
+	sort.Slice(u.dirs, func(i, j int) bool { return len(u.dirs[i]) > len(u.dirs[j]) })
+	for _, d := range u.dirs {
+		_ = os.Remove(d)
 	}
 }
