@@ -40,11 +40,31 @@
 // Beyond the catalog, a method returning database/sql.Result or a
 // pgconn.CommandTag is a write (go-zero, home-made wrappers, sqlc's DBTX),
 // and so is a method named like a query (Exec, QueryRow, ...) whose constant
-// SQL is DML (sqlc on pgx). Closures run by a call are part of the caller
-// (retry helpers make them OBX005 candidates, errgroup-style Go methods run
-// them in a goroutine); closures and method values registered with an
-// in-process dispatcher (Register, Subscribe, On, Handle...) make the
-// dispatcher's methods that call function values publishers.
+// SQL is DML (sqlc on pgx). A prepared statement kept in a field is
+// classified by the SQL the field was prepared with (stmts.go); SQL that a
+// DB wrapper receives as a parameter is decided by the caller's constant
+// (Effects.Query). A team's own interface that a client's publisher
+// satisfies matches the client's row (catalog.MatchInterface).
+//
+// # Execution paths
+//
+// A finding is a write and a publish one call runs on one path. A closure
+// handed to a call is part of the caller only if the callee runs it before
+// returning, decided from the callee's body (runs.go; RunsFact across
+// packages): a route, subscription or dispatcher registration, or a
+// wrapper that returns a handler, runs none of it, and the closure is
+// checked as its own unit. A callee that runs a closure in a transaction
+// and commits is a transaction helper (the publish after it is OBX002).
+// Start-up is not a request: DDL and migration bookkeeping are not writes,
+// what a goroutine started on an endless loop does is the worker's own,
+// New... constructors and main/init are wiring. A write only on an `err !=
+// nil` branch or in a deferred compensation, a later write after a callee
+// that wrote and published itself, and the two backends of one interface
+// (a queue with a database-backed twin) on the same value are not
+// partners. Code that runs only under go test is skipped unless tests are
+// scanned. Closures and method values registered with an in-process
+// dispatcher make the dispatcher's methods that call function values
+// publishers (the CLI collects registrations program-wide).
 //
 // Suppression: `//outboxify:ignore [RULE] reason` on the publish's line, the
 // line above it, or in the doc comment of its function.
