@@ -483,10 +483,22 @@ func isTestingType(t types.Type) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing"
 }
 
-// alternatives: a write and a publish that are the two backends of one
-// interface (Effect.Alt) reached on the same value: a deployment runs one.
+// alternatives: a write and a publish that are backends of broker-like
+// interfaces (Effect.Alt: one implementation writes a table, another
+// publishes). On the same value a deployment runs one of them; through two
+// different such interfaces (a message queue and a pub/sub, each with a
+// Postgres-table twin) a deployment configures both backends alike, so the
+// write is the queue's own table, not a business write. Two values of the
+// same interface (a dual-write visibility manager: a database one and a
+// Kafka one) are partners.
 func alternatives(w, p *event) bool {
-	return w.eff.Alt != "" && w.eff.Alt == p.eff.Alt && w.recv != nil && w.recv == p.recv
+	if w.eff.Alt == "" || p.eff.Alt == "" {
+		return false
+	}
+	if w.eff.Alt != p.eff.Alt {
+		return true
+	}
+	return w.recv != nil && w.recv == p.recv
 }
 
 // isEntryWiring: main.main and init functions wire the program at start-up;
