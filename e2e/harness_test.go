@@ -126,11 +126,16 @@ func buildStack(s stack) (*binaries, error) {
 	}
 	bin := filepath.Join(dir, "bin")
 	start := time.Now()
-	if out, err := testmod.GoErr(dir, "build", "-o", bin+string(filepath.Separator), "./"+cs.Config.RelayCmdDir, "./cmd/e2eapp"); err != nil {
+	if out, err := testmod.GoErr(dir, "build", "-o", bin+string(filepath.Separator), "./cmd/e2eapp"); err != nil {
 		return nil, fmt.Errorf("go build: %v\n%s", err, out)
 	}
+	// The relay is its own module, built from its pinned go.mod and go.sum.
+	relay := filepath.Join(bin, "outbox-relay")
+	if out, err := testmod.GoErr(filepath.Join(dir, filepath.FromSlash(cs.Config.RelayModuleDir)), "build", "-o", relay, "."); err != nil {
+		return nil, fmt.Errorf("go build relay module: %v\n%s", err, out)
+	}
 	fmt.Fprintf(os.Stderr, "e2e: built %s relay and e2eapp in %s\n", s, time.Since(start).Round(time.Millisecond))
-	return &binaries{relay: filepath.Join(bin, filepath.Base(cs.Config.RelayCmdDir)), app: filepath.Join(bin, "e2eapp"), module: dir, cfg: cs.Config}, nil
+	return &binaries{relay: relay, app: filepath.Join(bin, "e2eapp"), module: dir, cfg: cs.Config}, nil
 }
 
 func renderApp(cfg templates.Config) ([]byte, error) {

@@ -2,6 +2,9 @@ package generate_test
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,6 +69,86 @@ func TestGeneratedGoCompiles(t *testing.T) {
 		}
 	}
 	dir := testmod.New(t, mod, files)
+	testmod.Go(t, dir, "build", "./...")
+	testmod.Go(t, dir, "vet", "./...")
+}
+
+// TestWriterAtClientFloors renders the outbox writer for a module at the
+// oldest go line and client versions it supports, and builds and vets it
+// there (-mod=readonly: go.mod and go.sum as committed; vet's stdversion
+// check holds the code to the module's go line): a go 1.16 module with
+// database/sql, sqlx v1.2.0, gorm v1.20.0 and pgx v4.0.0, and a go 1.18
+// module with pgx v5.0.0 (pgx v5 needs generics). The newest versions are
+// outboxify's own, built by TestGeneratedGoCompiles and TestWriterAllDrivers.
+func TestWriterAtClientFloors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code against old client versions")
+	}
+	t.Parallel()
+	for _, c := range []struct {
+		dir, goVersion, driver string
+		drivers                []string
+	}{
+		{"floor116", "1.16", "database/sql", []string{"sqlx", "gorm", "pgx4"}},
+		{"floor118", "1.18", "pgx", nil},
+	} {
+		cfg := templates.Config{Module: "example.com/" + c.dir, DB: "postgres", Driver: c.driver, Drivers: c.drivers, GoVersion: c.goVersion}
+		rendered, err := templates.Render(cfg, "outbox")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", c.dir))); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rendered {
+			p := filepath.Join(dir, filepath.FromSlash(f.Path))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, f.Content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+			cmd := exec.Command("go", args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s: go %s: %v\n%s", c.dir, strings.Join(args, " "), err, out)
+			}
+		}
+		// vet's stdversion is silent below go1.21: check the standard
+		// library symbols against the module's go line directly.
+		tooNew, err := testmod.StdlibTooNew(dir, c.goVersion, "./internal/outbox")
+		if err != nil {
+			t.Fatalf("%s: %v", c.dir, err)
+		}
+		for _, s := range tooNew {
+			t.Errorf("%s (go %s): uses %s", c.dir, c.goVersion, s)
+		}
+	}
+}
+
+// TestWriterAllDrivers builds the writer with every driver at once (one
+// function per driver) against outboxify's (newest) client versions.
+func TestWriterAllDrivers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	t.Parallel()
+	files := map[string][]byte{}
+	for _, db := range []string{"postgres", "mysql"} {
+		cfg := templates.Config{Module: "example.com/gen/" + db, DB: db, Driver: "database/sql", Drivers: []string{"sqlx", "gorm", "pgx", "pgx4"}, GoVersion: "1.16"}
+		rendered, err := templates.Render(cfg, "outbox")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rendered {
+			files[db+"/"+f.Path] = f.Content
+		}
+	}
+	dir := testmod.New(t, "example.com/gen", files)
 	testmod.Go(t, dir, "build", "./...")
 	testmod.Go(t, dir, "vet", "./...")
 }

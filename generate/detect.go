@@ -206,13 +206,43 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	case sqlxOK:
 		cfg.Driver = "sqlx"
 		det.add("driver", "sqlx", sqlxSrc)
-	case cfg.DB == "postgres" && nativePgx(reqs, imports):
+	case cfg.DB == "postgres" && nativePgx(reqs, imports, "v5"):
 		cfg.Driver = "pgx"
 		det.add("driver", "pgx", "github.com/jackc/pgx/v5 used natively (no pgx/v5/stdlib import)")
+	case cfg.DB == "postgres" && nativePgx(reqs, imports, "v4"):
+		cfg.Driver = "pgx4"
+		det.add("driver", "pgx4", "github.com/jackc/pgx/v4 used natively (no pgx/v4/stdlib import)")
 	default:
 		cfg.Driver = "database/sql"
 		det.add("driver", "database/sql", "default (no gorm, sqlx or native pgx)")
 	}
+	// Every other driver the module's code writes with gets its own writer.
+	var others []string
+	for _, d := range []struct {
+		driver string
+		used   bool
+	}{
+		{"gorm", gormOK && imports["gorm.io/gorm"]},
+		{"sqlx", sqlxOK && imports["github.com/jmoiron/sqlx"]},
+		{"pgx", cfg.DB == "postgres" && nativePgx(reqs, imports, "v5") && importsUnder(imports, "github.com/jackc/pgx/v5")},
+		{"pgx4", cfg.DB == "postgres" && nativePgx(reqs, imports, "v4") && importsUnder(imports, "github.com/jackc/pgx/v4")},
+		{"database/sql", imports["database/sql"]},
+	} {
+		if d.used && d.driver != cfg.Driver {
+			cfg.Drivers = append(cfg.Drivers, d.driver)
+			others = append(others, d.driver)
+		}
+	}
+	if len(others) > 0 {
+		det.add("writers", strings.Join(others, ","), "also written with in this module (a writer each)")
+	}
+
+	// Go line: service-side code stays within it.
+	cfg.GoVersion = "1.16" // what the go command assumes without a go line
+	if mf.Go != nil {
+		cfg.GoVersion = mf.Go.Version
+	}
+	det.add("go", cfg.GoVersion, "go.mod go line")
 
 	// Broker.
 	brokerDefaulted := false
@@ -319,12 +349,23 @@ func slashJoin(dir, name string) string { return strings.TrimPrefix(dir+"/"+name
 
 // nativePgx: pgx/v5 is required and the code does not go through its
 // database/sql adapter.
-func nativePgx(reqs, imports map[string]bool) bool {
-	if !reqs["github.com/jackc/pgx/v5"] && !imports["github.com/jackc/pgx/v5"] {
+// importsUnder reports whether the module imports mod or a package inside it.
+func importsUnder(imports map[string]bool, mod string) bool {
+	for p := range imports {
+		if p == mod || strings.HasPrefix(p, mod+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func nativePgx(reqs, imports map[string]bool, major string) bool {
+	mod := "github.com/jackc/pgx/" + major
+	if !reqs[mod] && !imports[mod] {
 		return false
 	}
-	if imports["github.com/jackc/pgx/v5/stdlib"] {
-		return imports["github.com/jackc/pgx/v5/pgxpool"] || imports["github.com/jackc/pgx/v5"]
+	if imports[mod+"/stdlib"] {
+		return imports[mod+"/pgxpool"] || imports[mod]
 	}
 	return true
 }

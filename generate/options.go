@@ -25,7 +25,7 @@ type Options struct {
 // Allowed values of the settings a user can choose.
 var (
 	DBs        = []string{"postgres", "mysql"}
-	Drivers    = []string{"database/sql", "pgx", "sqlx", "gorm"}
+	Drivers    = []string{"database/sql", "pgx", "pgx4", "sqlx", "gorm"}
 	Brokers    = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub"}
 	Migrations = []string{"auto", "sql", "goose", "migrate", "atlas"}
 	Relays     = []string{"polling", "debezium"}
@@ -49,8 +49,8 @@ func Validate(c templates.Config) error {
 			return fmt.Errorf("unknown --%s value %q (want one of %s)", s.flag, s.value, strings.Join(s.allowed, ", "))
 		}
 	}
-	if c.Driver == "pgx" && c.DB == "mysql" {
-		return fmt.Errorf("--driver pgx needs --db postgres (pgx is a PostgreSQL driver)")
+	if (c.Driver == "pgx" || c.Driver == "pgx4") && c.DB == "mysql" {
+		return fmt.Errorf("--driver %s needs --db postgres (pgx is a PostgreSQL driver)", c.Driver)
 	}
 	return nil
 }

@@ -193,7 +193,7 @@ func prefixDirs(c *templates.Config, root, out string) error {
 		return fmt.Errorf("--out %s is outside the module at %s", out, root)
 	}
 	rel = filepath.ToSlash(rel)
-	for _, p := range []*string{&c.OutboxDir, &c.InboxDir, &c.RelayDir, &c.RelayCmdDir, &c.MigrationsDir, &c.OpsDir} {
+	for _, p := range []*string{&c.OutboxDir, &c.InboxDir, &c.RelayModuleDir, &c.RelayDir, &c.RelayCmdDir, &c.MigrationsDir, &c.OpsDir} {
 		*p = path.Join(rel, *p)
 	}
 	return nil

@@ -33,8 +33,8 @@ func (cs *Changeset) MissingRequirements() ([]string, error) {
 	missing := map[string]bool{}
 	fset := token.NewFileSet()
 	for _, ch := range cs.Changes {
-		if !strings.HasSuffix(ch.Path, ".go") {
-			continue
+		if !strings.HasSuffix(ch.Path, ".go") || cs.InRelayModule(ch.Path) {
+			continue // the relay's own module carries its own requirements
 		}
 		f, err := parser.ParseFile(fset, ch.Path, ch.New, parser.ImportsOnly)
 		if err != nil {
@@ -65,3 +65,24 @@ func (cs *Changeset) MissingRequirements() ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+// InRelayModule reports whether a generated file (slash path relative to the
+// module root) belongs to the relay's own nested module.
+func (cs *Changeset) InRelayModule(p string) bool {
+	d := cs.Config.RelayModuleDir
+	return d != "" && d != "." && strings.HasPrefix(p, d+"/")
+}
+
+// floors are the oldest versions of the modules service-side generated code
+// calls that have every API it uses (the outbox writers: gorm's
+// WithContext came in v1.20; sqlx's Tx.ExecContext in v1.2).
+var floors = map[string]string{
+	"gorm.io/gorm":            "v1.20.0",
+	"github.com/jmoiron/sqlx": "v1.2.0",
+	"github.com/jackc/pgx/v4": "v4.0.0",
+	"github.com/jackc/pgx/v5": "v5.0.0",
+}
+
+// Floor returns the oldest version of module path that generated
+// service-side code builds against, or "" when any version does.
+func Floor(path string) string { return floors[path] }

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -10,8 +12,9 @@ import (
 )
 
 // tree is the module's files that the detectors read: paths relative to
-// the root, slash-separated, sorted. Nested modules, vendor, testdata and
-// hidden directories are not part of the module.
+// the root, slash-separated, sorted. Nested modules (but the relay module
+// outboxify generated), vendor, testdata and hidden directories are not
+// part of the module.
 type tree struct {
 	root  string
 	files []string
@@ -20,6 +23,7 @@ type tree struct {
 
 func walkTree(root string) (*tree, error) {
 	t := &tree{root: root, cache: map[string]string{}}
+	generated := generatedModules(root)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -33,7 +37,9 @@ func walkTree(root string) (*tree, error) {
 				return filepath.SkipDir
 			}
 			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
-				return filepath.SkipDir // another module
+				if rel, _ := filepath.Rel(root, p); !generated[filepath.ToSlash(rel)] {
+					return filepath.SkipDir // another module, not the relay module outboxify generated
+				}
 			}
 			return nil
 		}
@@ -129,3 +135,26 @@ func and(a, b func(string) bool) func(string) bool {
 }
 
 func not(a func(string) bool) func(string) bool { return func(f string) bool { return !a(f) } }
+
+// generatedModules lists the nested modules outboxify generated (the relay's
+// own module): directories whose go.mod the generate manifest records. They
+// are part of the service's outbox setup, so the report reads them.
+func generatedModules(root string) map[string]bool {
+	out := map[string]bool{}
+	b, err := os.ReadFile(filepath.Join(root, ".outboxify", "generated.json"))
+	if err != nil {
+		return out
+	}
+	var m struct {
+		Files map[string]string `json:"files"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return out
+	}
+	for f := range m.Files {
+		if path.Base(f) == "go.mod" && path.Dir(f) != "." {
+			out[path.Dir(f)] = true
+		}
+	}
+	return out
+}

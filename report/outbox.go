@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/outboxify/outboxify/templates"
 )
 
 var (
@@ -170,14 +172,29 @@ func recvName(e ast.Expr) string {
 	return "?"
 }
 
-// outboxCall recognizes outbox.Insert(ctx, tx, ...) and
+// isWriterFunc reports whether name is one of the generated writer's
+// functions: Insert for the default driver, Insert<Driver> for the others.
+func isWriterFunc(name string) bool {
+	if name == "Insert" {
+		return true
+	}
+	for _, f := range templates.WriterFuncs {
+		if name == f {
+			return true
+		}
+	}
+	return false
+}
+
+// outboxCall recognizes outbox.Insert(ctx, tx, ...) (or a per-driver
+// writer such as outbox.InsertPgx) and
 // h.ExecContext(ctx, "INSERT INTO outbox ...", ...).
 func outboxCall(call *ast.CallExpr, alias string, consts map[string]string) (WriteSite, bool) {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return WriteSite{}, false
 	}
-	if x, ok := sel.X.(*ast.Ident); ok && alias != "" && x.Name == alias && sel.Sel.Name == "Insert" {
+	if x, ok := sel.X.(*ast.Ident); ok && alias != "" && x.Name == alias && isWriterFunc(sel.Sel.Name) {
 		tx := ""
 		if len(call.Args) >= 2 {
 			tx = exprString(call.Args[1])

@@ -29,6 +29,12 @@ type Options struct {
 	// the files outboxify generated (relay, inbox); their findings are
 	// counted in Result.Skipped, not rewritten.
 	Skip map[string]bool
+	// Writers maps a driver ("database/sql", "sqlx", "pgx", "pgx4", "gorm")
+	// to the writer function taking its transaction (Insert for the default
+	// driver, InsertPgx, ...), when the writer package is generated in the
+	// same run. A transaction of a driver listed here is passed to its own
+	// writer; otherwise to Insert.
+	Writers map[string]string
 
 	outboxTypes *types.Package // found among the loaded packages
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/dave/dst"
+
+	"github.com/outboxify/outboxify/templates"
 )
 
 // unit is the publish as a removable piece of code.
@@ -488,7 +490,8 @@ func (fr *fileRewriter) insertStmts(u *unit, at ast.Node, txExpr dst.Expr, txTyp
 	if why != "" {
 		return nil, nil, why
 	}
-	if !fr.txFits(txType) {
+	insertFn := fr.writerFor(txType)
+	if insertFn == "Insert" && !fr.txFits(txType) {
 		return nil, nil, "the outbox writer's Insert takes " + types.TypeString(fr.insertParam, nil) + ", but this transaction is a " + types.TypeString(txType, nil) + "; generate the writer for this driver (or pass --outbox-pkg) and run fix again"
 	}
 	var stmts []dst.Stmt
@@ -517,9 +520,12 @@ func (fr *fileRewriter) insertStmts(u *unit, at ast.Node, txExpr dst.Expr, txTyp
 			e.Decorations().Before = dst.NewLine
 			e.Decorations().After = dst.NewLine
 		}
-		tx := fr.adaptTx(dst.Clone(txExpr).(dst.Expr), txType)
+		tx := dst.Clone(txExpr).(dst.Expr)
+		if insertFn == "Insert" {
+			tx = fr.adaptTx(tx, txType)
+		}
 		call := &dst.CallExpr{
-			Fun: &dst.Ident{Name: "Insert", Path: fr.opts.OutboxPkg},
+			Fun: &dst.Ident{Name: insertFn, Path: fr.opts.OutboxPkg},
 			Args: []dst.Expr{fr.ctxExpr(u, at), tx, &dst.CompositeLit{
 				Type: &dst.Ident{Name: "Message", Path: fr.opts.OutboxPkg},
 				Elts: elts,
@@ -550,6 +556,49 @@ func errCheck(call dst.Expr, zeros []dst.Expr) *dst.IfStmt {
 	s.Decs.Before = dst.NewLine
 	s.Decs.After = dst.NewLine
 	return s
+}
+
+// txDrivers maps the package of a transaction type to its driver.
+var txDrivers = map[string]string{
+	"database/sql":            "database/sql",
+	"github.com/jmoiron/sqlx": "sqlx",
+	"github.com/jackc/pgx/v5": "pgx",
+	"github.com/jackc/pgx/v4": "pgx4",
+	"gorm.io/gorm":            "gorm",
+}
+
+// writerFor names the writer function for a transaction of type txType: its
+// driver's own writer when one is generated in this run (or exists in the
+// loaded writer package), else Insert.
+func (fr *fileRewriter) writerFor(txType types.Type) string {
+	if txType == nil {
+		return "Insert"
+	}
+	t := txType
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := t.(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return "Insert"
+	}
+	driver, ok := txDrivers[named.Obj().Pkg().Path()]
+	if !ok {
+		return "Insert"
+	}
+	if fn := fr.opts.Writers[driver]; fn != "" {
+		return fn
+	}
+	if ob := fr.opts.outboxTypes; ob != nil {
+		if fn := templates.WriterFuncs[driver]; fn != "" {
+			if f, ok := ob.Scope().Lookup(fn).(*types.Func); ok {
+				if sig := f.Type().(*types.Signature); sig.Params().Len() >= 2 && types.AssignableTo(txType, sig.Params().At(1).Type()) {
+					return fn
+				}
+			}
+		}
+	}
+	return "Insert"
 }
 
 // txFits reports whether a transaction of type txType can be passed to

@@ -27,6 +27,34 @@ import (
 //go:embed all:files
 var embedded embed.FS
 
+// The relay module's go.mod requirements and go.sum per database and broker
+// (relaymods/<db>_<broker>.mod and .sum), pinned to the versions outboxify's
+// own tests run the relay with. Regenerate after changing go.mod or a relay
+// import: go generate ./templates
+//
+//go:generate go run ./internal/relaymods
+//go:embed relaymods
+var relayMods embed.FS
+
+// RelayBrokers are the brokers the relay publishes to.
+var RelayBrokers = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub"}
+
+// RelayMinGo is the lowest go line of the relay module (its code uses
+// math/rand/v2); go mod tidy raises it to what the pinned clients need.
+const RelayMinGo = "1.22"
+
+// RelayModFile returns the pinned part of the relay module's go.mod (kind
+// "mod": go line and requirements, no module line) or its go.sum (kind "sum")
+// for db and broker.
+func RelayModFile(db, broker, kind string) (string, error) {
+	name := "relaymods/" + db + "_" + broker + "." + kind
+	b, err := relayMods.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("no pinned relay module for --db %s --broker %s (%s): %w", db, broker, name, err)
+	}
+	return string(b), nil
+}
+
 // FS is the template tree (rooted at files/).
 var FS, _ = fs.Sub(embedded, "files")
 
@@ -41,8 +69,15 @@ type File struct {
 type Config struct {
 	Module string // Go module path of the target project
 
-	DB         string // postgres | mysql
-	Driver     string // database/sql | pgx | sqlx | gorm
+	DB     string // postgres | mysql
+	Driver string // database/sql | pgx | pgx4 | sqlx | gorm: the default writer (Insert)
+	// Drivers are further drivers the module writes with: each gets its own
+	// writer (InsertSQL, InsertSqlx, InsertPgx, InsertPgxV4, InsertGorm), so
+	// every rewritten call site compiles against its own transaction type.
+	Drivers []string
+	// GoVersion is the module's go line ("1.16" when it has none): service-side
+	// code uses only what that language version and its standard library allow.
+	GoVersion  string
 	Broker     string // kafka-go | franz-go | sarama | nats | jetstream | amqp091 | redis | sns | sqs | pubsub
 	Migrations string // sql | goose | migrate | atlas
 	Relay      string // polling | debezium
@@ -53,12 +88,16 @@ type Config struct {
 	Channel    string // NOTIFY channel (default "outbox")
 
 	// Output directories, slash paths relative to the project root.
-	OutboxDir     string // default internal/outbox
-	InboxDir      string // default internal/inbox
-	RelayDir      string // default internal/outboxrelay
-	RelayCmdDir   string // default cmd/outbox-relay
-	MigrationsDir string // default migrations
-	OpsDir        string // default deploy/outbox
+	OutboxDir string // default internal/outbox
+	InboxDir  string // default internal/inbox
+	// RelayModuleDir is the relay's own Go module (go.mod, go.sum,
+	// Dockerfile, README): the relay is a separate program, so its broker
+	// client, database driver and metrics never enter the service's go.mod.
+	RelayModuleDir string // default outbox-relay
+	RelayDir       string // default <RelayModuleDir>/outboxrelay
+	RelayCmdDir    string // default <RelayModuleDir>
+	MigrationsDir  string // default migrations
+	OpsDir         string // default deploy/outbox
 
 	// MigrationVersion is the version prefix of the migration files
 	// (e.g. "20261202000000" or "000003"); filled by the generator from the
@@ -84,8 +123,9 @@ func (c Config) WithDefaults() Config {
 	def(&c.Channel, "outbox")
 	def(&c.OutboxDir, "internal/outbox")
 	def(&c.InboxDir, "internal/inbox")
-	def(&c.RelayDir, "internal/outboxrelay")
-	def(&c.RelayCmdDir, "cmd/outbox-relay")
+	def(&c.RelayModuleDir, "outbox-relay")
+	def(&c.RelayDir, path.Join(c.RelayModuleDir, "outboxrelay"))
+	def(&c.RelayCmdDir, c.RelayModuleDir)
 	def(&c.MigrationsDir, "migrations")
 	def(&c.OpsDir, "deploy/outbox")
 	def(&c.MigrationVersion, "000001")
@@ -94,6 +134,72 @@ func (c Config) WithDefaults() Config {
 
 // ImportPath returns the Go import path of a project directory.
 func (c Config) ImportPath(dir string) string { return path.Join(c.Module, dir) }
+
+// Writer is one outbox writer function and the driver whose transaction it takes.
+type Writer struct{ Driver, Func string }
+
+// WriterFuncs names the writer of each driver that is not the default one.
+var WriterFuncs = map[string]string{"database/sql": "InsertSQL", "sqlx": "InsertSqlx", "pgx": "InsertPgx", "pgx4": "InsertPgxV4", "gorm": "InsertGorm"}
+
+// Writers lists the writers to generate: Insert for the default driver
+// (code fixed earlier calls it), then one per further driver.
+func (c Config) Writers() []Writer {
+	c = c.WithDefaults()
+	out := []Writer{{Driver: c.Driver, Func: "Insert"}}
+	seen := map[string]bool{c.Driver: true}
+	for _, d := range c.Drivers {
+		f, ok := WriterFuncs[d]
+		if !ok || seen[d] || (d == "pgx" || d == "pgx4") && c.DB != "postgres" {
+			continue // unknown, listed twice, or a PostgreSQL-only driver on MySQL
+		}
+		seen[d] = true
+		out = append(out, Writer{Driver: d, Func: f})
+	}
+	sort.SliceStable(out[1:], func(i, j int) bool { return out[1+i].Func < out[1+j].Func })
+	return out
+}
+
+// GoAtLeast reports whether the module's go line is v or newer.
+func (c Config) GoAtLeast(v string) bool {
+	have := c.GoVersion
+	if have == "" {
+		have = "1.16"
+	}
+	return versionCompare(have, v) >= 0
+}
+
+// versionCompare compares Go versions like "1.16", "1.21.0", "1.22rc1" by
+// their numeric parts.
+func versionCompare(a, b string) int {
+	pa, pb := versionParts(a), versionParts(b)
+	for i := 0; i < 3; i++ {
+		if pa[i] != pb[i] {
+			if pa[i] < pb[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+func versionParts(v string) [3]int {
+	var out [3]int
+	for i, f := range strings.SplitN(v, ".", 3) {
+		n := 0
+		for _, r := range f {
+			if r < '0' || r > '9' {
+				break
+			}
+			n = n*10 + int(r-'0')
+		}
+		out[i] = n
+	}
+	return out
+}
+
+// RelayModule is the module path of the relay's own module.
+func (c Config) RelayModule() string { return path.Join(c.Module, c.RelayModuleDir) }
 
 // Dir maps a template component to its output directory.
 func (c Config) Dir(component string) (string, error) {
@@ -106,6 +212,8 @@ func (c Config) Dir(component string) (string, error) {
 		return c.RelayDir, nil
 	case "relaycmd":
 		return c.RelayCmdDir, nil
+	case "relaymod":
+		return c.RelayModuleDir, nil
 	case "migrations":
 		return c.MigrationsDir, nil
 	case "ops":
@@ -126,7 +234,30 @@ var funcs = template.FuncMap{
 	"quote": func(s string) string { return fmt.Sprintf("%q", s) },
 	// fail stops rendering with an error: a template that cannot serve a
 	// configuration says so instead of rendering something wrong.
-	"fail": func(msg string) (string, error) { return "", errors.New(msg) },
+	"fail":      func(msg string) (string, error) { return "", errors.New(msg) },
+	"relaymod":  RelayModFile,
+	"goAtLeast": func(c Config, v string) bool { return c.GoAtLeast(v) },
+	"hasWriter": func(c Config, driver string) bool {
+		for _, w := range c.Writers() {
+			if w.Driver == driver {
+				return true
+			}
+		}
+		return false
+	},
+	// relaygo is the go line of the pinned relay module.
+	"relaygo": func(db, broker string) (string, error) {
+		mod, err := RelayModFile(db, broker, "mod")
+		if err != nil {
+			return "", err
+		}
+		for _, line := range strings.Split(mod, "\n") {
+			if v, ok := strings.CutPrefix(line, "go "); ok {
+				return strings.TrimSpace(v), nil
+			}
+		}
+		return "", fmt.Errorf("pinned relay module %s_%s has no go line", db, broker)
+	},
 	"oneof": func(v string, set ...string) bool {
 		for _, s := range set {
 			if v == s {
@@ -160,6 +291,9 @@ func Render(c Config, components ...string) ([]File, error) {
 		}
 		if len(want) > 0 && !want[comp] {
 			return nil
+		}
+		if comp == "inbox" && c.Driver == "pgx4" {
+			return nil // the inbox is written for pgx v5, database/sql, sqlx and gorm only
 		}
 		f, err := renderOne(c, comp, rel, p)
 		if err != nil {

@@ -19,8 +19,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/outboxify/outboxify/analyzer/catalog"
+	"github.com/outboxify/outboxify/analyzer/dualwrite"
 	"github.com/outboxify/outboxify/generate"
 	"github.com/outboxify/outboxify/report"
 	"github.com/outboxify/outboxify/rewrite"
@@ -151,7 +154,10 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		return withCode(exitError, fmt.Errorf("detect settings: %w", err))
 	}
 	cfg = generate.Override(cfg, p.gen.Config())
-	opts := generate.Options{Out: p.gen.Out}
+	// What fix generates: the writer, and unless --no-generate the
+	// migration, the relay module and ops files. The inbox (consumer side)
+	// is generate's: fix replaces publishes.
+	opts := generate.Options{Out: p.gen.Out, Components: fixComponents}
 	if p.noGenerate {
 		opts.Components = []string{"outbox"}
 	}
@@ -165,6 +171,15 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	}
 	if p.noGenerate && (p.outboxPkg != "" || hasGoFiles(filepath.Join(root, filepath.FromSlash(cs.Config.OutboxDir)))) {
 		cs = nil // the writer exists (or is the user's own): generate nothing
+	}
+	// SQL scaffolding only for dual writes whose store of record is SQL: a
+	// module that writes only to DynamoDB, MongoDB, Cassandra, ... gets its
+	// findings with that store's advice and nothing written.
+	if cs != nil && !hasSQLFinding(prog.Findings) {
+		if len(prog.Findings) > 0 {
+			fmt.Fprintf(stderr, "outboxify: no dual write here has a SQL store of record (%s): no SQL migration, writer or relay is generated; the findings say what to do for that store\n", strings.Join(findingStores(prog.Findings), ", "))
+		}
+		cs = nil
 	}
 	overlay := map[string][]byte{}
 	if cs != nil {
@@ -184,7 +199,14 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			skip[filepath.Join(root, filepath.FromSlash(ch.Path))] = true
 		}
 	}
-	res, err := rewrite.Fix(prog.Packages, prog.Findings, rewrite.Options{OutboxPkg: outboxPkg, Skip: skip})
+	ropts := rewrite.Options{OutboxPkg: outboxPkg, Skip: skip}
+	if cs != nil {
+		ropts.Writers = map[string]string{}
+		for _, w := range cs.Config.Writers() {
+			ropts.Writers[w.Driver] = w.Func
+		}
+	}
+	res, err := rewrite.Fix(prog.Packages, prog.Findings, ropts)
 	if err != nil {
 		return withCode(exitError, err)
 	}
@@ -301,16 +323,24 @@ func requireImports(root string, cs *generate.Changeset, orig modFiles, allowUpg
 		return fmt.Errorf("parse go.mod: %w", err)
 	}
 	module := mf.Module.Mod.Path
-	covered := func(p string) bool {
-		if p == module || strings.HasPrefix(p, module+"/") {
-			return true
+	sum, _ := os.ReadFile(filepath.Join(root, "go.sum"))
+	required := map[string]string{} // module path -> version, for required modules whose code go.sum vouches for
+	for _, r := range mf.Require {
+		if bytes.Contains(sum, []byte(r.Mod.Path+" "+r.Mod.Version+" h1:")) || hasVendor(root) {
+			required[r.Mod.Path] = r.Mod.Version
 		}
-		for _, r := range mf.Require {
-			if p == r.Mod.Path || strings.HasPrefix(p, r.Mod.Path+"/") {
-				return true
+	}
+	covered := func(p string) (mod, version string, ok bool) {
+		if p == module || strings.HasPrefix(p, module+"/") {
+			return module, "", true
+		}
+		best := ""
+		for m := range required {
+			if (p == m || strings.HasPrefix(p, m+"/")) && len(m) > len(best) {
+				best = m
 			}
 		}
-		return false
+		return best, required[best], best != ""
 	}
 	versions := map[string]string{}
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -322,10 +352,10 @@ func requireImports(root string, cs *generate.Changeset, orig modFiles, allowUpg
 		}
 	}
 	seen := map[string]bool{}
-	var get []string
+	var get, below []string
 	for _, ch := range cs.Changes {
-		if !strings.HasSuffix(ch.Path, ".go") || (ch.Action != generate.Create && ch.Action != generate.Update) {
-			continue
+		if !strings.HasSuffix(ch.Path, ".go") || (ch.Action != generate.Create && ch.Action != generate.Update) || cs.InRelayModule(ch.Path) {
+			continue // the relay module pins its own requirements
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), ch.Path, ch.New, parser.ImportsOnly)
 		if err != nil {
@@ -333,7 +363,16 @@ func requireImports(root string, cs *generate.Changeset, orig modFiles, allowUpg
 		}
 		for _, imp := range f.Imports {
 			p := strings.Trim(imp.Path.Value, `"`)
-			if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") || covered(p) {
+			if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") {
+				continue
+			}
+			if m, v, ok := covered(p); ok {
+				if floor := generate.Floor(m); floor != "" && v != "" && semver.Compare(v, floor) < 0 && !seen[m] {
+					seen[m] = true
+					below = append(below, fmt.Sprintf("%s %s (the generated code needs %s or newer)", m, v, floor))
+					arg := m + "@" + floor
+					get = append(get, arg)
+				}
 				continue
 			}
 			arg := p
@@ -352,6 +391,18 @@ func requireImports(root string, cs *generate.Changeset, orig modFiles, allowUpg
 			}
 		}
 	}
+	if len(get) > 0 && !allowUpgrade {
+		// The service's go.mod and go.sum never change without
+		// --allow-upgrade: a new requirement or a raised version can move
+		// the go line and break code outboxify never touched.
+		sort.Strings(get)
+		why := "it does not require them (with their go.sum hashes)"
+		if len(below) > 0 {
+			why = "pinned below the floor: " + strings.Join(below, "; ")
+		}
+		return fmt.Errorf("the generated code needs %s, and this module's go.mod does not provide it (%s); nothing is written and go.mod is unchanged (add them yourself, or rerun with --allow-upgrade)",
+			strings.Join(get, " "), why)
+	}
 	if len(get) == 0 {
 		return nil
 	}
@@ -362,73 +413,14 @@ func requireImports(root string, cs *generate.Changeset, orig modFiles, allowUpg
 		orig = modFiles{mod: data}
 		orig.sum, _ = os.ReadFile(filepath.Join(root, "go.sum"))
 	}
-	before, err := modfile.Parse("go.mod", orig.mod, nil)
-	if err != nil {
-		return fmt.Errorf("parse go.mod: %w", err)
-	}
 	restore := func() { orig.restore(root) }
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		restore()
 		return fmt.Errorf("add the generated code's requirements (go get %s): %w\n%s", strings.Join(get, " "), err, out)
 	}
-	if !allowUpgrade {
-		// Adding the generated code's requirements must not move the
-		// module: a raised go line forces every user of the module onto a
-		// newer Go, and an upgraded requirement can break code outboxify
-		// never touched (client_golang raising protobuf).
-		after, err := os.ReadFile(filepath.Join(root, "go.mod"))
-		if err != nil {
-			restore()
-			return fmt.Errorf("read go.mod: %w", err)
-		}
-		if moved := movedRequirements(before, after); len(moved) > 0 {
-			restore()
-			return fmt.Errorf("the generated code needs %s, which would change this module: %s; go.mod and go.sum are left as they were and nothing is written (rerun with --allow-upgrade to accept)",
-				strings.Join(get, " "), strings.Join(moved, "; "))
-		}
-	}
 	fmt.Fprintf(stderr, "go get %s\n", strings.Join(get, " "))
 	return nil
-}
-
-// movedRequirements lists what go get changed in go.mod besides adding
-// requirements: the go and toolchain lines, and versions of modules the
-// module required before.
-func movedRequirements(before *modfile.File, after []byte) []string {
-	mf, err := modfile.Parse("go.mod", after, nil)
-	if err != nil {
-		return []string{"go.mod no longer parses: " + err.Error()}
-	}
-	var moved []string
-	goVersion := func(f *modfile.File) string {
-		if f.Go == nil {
-			return ""
-		}
-		return f.Go.Version
-	}
-	if a, b := goVersion(before), goVersion(mf); a != b {
-		moved = append(moved, fmt.Sprintf("go %s -> go %s", a, b))
-	}
-	toolchain := func(f *modfile.File) string {
-		if f.Toolchain == nil {
-			return ""
-		}
-		return f.Toolchain.Name
-	}
-	if a, b := toolchain(before), toolchain(mf); a != b {
-		moved = append(moved, fmt.Sprintf("toolchain %q -> %q", a, b))
-	}
-	now := map[string]string{}
-	for _, r := range mf.Require {
-		now[r.Mod.Path] = r.Mod.Version
-	}
-	for _, r := range before.Require {
-		if v, ok := now[r.Mod.Path]; ok && v != r.Mod.Version {
-			moved = append(moved, fmt.Sprintf("%s %s -> %s", r.Mod.Path, r.Mod.Version, v))
-		}
-	}
-	return moved
 }
 
 // generatedFiles lists the files outboxify generated earlier (the generate
@@ -512,6 +504,9 @@ func saveFixes(root string, rec fixRecord) error {
 		}
 	}
 	if merged.Replaced == nil {
+		if b == nil {
+			return nil // nothing replaced now or before: a run that rewrote nothing writes nothing
+		}
 		merged.Replaced = []fixReplaced{}
 	}
 	out, err := json.MarshalIndent(merged, "", "  ")
@@ -669,4 +664,38 @@ func (u *fixUndo) restore() {
 	for _, d := range u.dirs {
 		_ = os.Remove(d)
 	}
+}
+
+// hasVendor reports whether the module vendors its dependencies (then go.sum
+// need not hold the code hashes: the code is in vendor/).
+func hasVendor(root string) bool {
+	_, err := os.Stat(filepath.Join(root, "vendor", "modules.txt"))
+	return err == nil
+}
+
+// fixComponents are the template components fix generates.
+var fixComponents = []string{"outbox", "migrations", "relay", "relaycmd", "relaymod", "ops", "debezium", "root"}
+
+// hasSQLFinding reports whether a finding's write goes to a SQL store.
+func hasSQLFinding(fs []dualwrite.Finding) bool {
+	for _, f := range fs {
+		if f.Store == catalog.SQL || f.Store == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// findingStores lists the stores of record of the findings.
+func findingStores(fs []dualwrite.Finding) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range fs {
+		if !seen[f.Store] {
+			seen[f.Store] = true
+			out = append(out, f.Store)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

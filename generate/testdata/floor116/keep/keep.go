@@ -1,0 +1,7 @@
+package keep
+
+import (
+	_ "github.com/jackc/pgx/v4"
+	_ "github.com/jmoiron/sqlx"
+	_ "gorm.io/gorm"
+)

@@ -1,0 +1,3 @@
+package keep
+
+import _ "github.com/jackc/pgx/v5"
