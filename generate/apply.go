@@ -53,7 +53,10 @@ func (cs *Changeset) Apply(force bool) error {
 		next.Files[p] = h
 	}
 	for _, ch := range cs.Changes {
-		if ch.writes(force) {
+		if ch.Component == "retired" && ch.writes(force) {
+			writes = append(writes, pendingWrite{path: ch.Path, remove: true})
+			delete(next.Files, ch.Path)
+		} else if ch.writes(force) {
 			writes = append(writes, pendingWrite{path: ch.Path, data: ch.New})
 			next.Files[ch.Path] = hashOf(ch.New)
 		} else if ch.Action == Unchanged {
@@ -75,17 +78,24 @@ func (cs *Changeset) Apply(force bool) error {
 		return err
 	}
 	cs.manifest = next
-	for i := range cs.Changes {
-		if cs.Changes[i].writes(force) {
-			cs.Changes[i].Old, cs.Changes[i].Action, cs.Changes[i].Reason = cs.Changes[i].New, Unchanged, ""
+	kept := cs.Changes[:0]
+	for _, ch := range cs.Changes {
+		if ch.Component == "retired" && ch.writes(force) {
+			continue // removed from disk: no longer part of the changeset
 		}
+		if ch.writes(force) {
+			ch.Old, ch.Action, ch.Reason = ch.New, Unchanged, ""
+		}
+		kept = append(kept, ch)
 	}
+	cs.Changes = kept
 	return nil
 }
 
 type pendingWrite struct {
-	path string // slash, relative to root
-	data []byte
+	path   string // slash, relative to root
+	data   []byte
+	remove bool // delete the file instead (moved aside, restored on failure)
 
 	abs, tmp, backup string
 	placed           bool
@@ -120,6 +130,9 @@ func writeAtomically(root string, writes []pendingWrite) (err error) {
 	for i := range writes {
 		w := &writes[i]
 		w.abs = filepath.Join(root, filepath.FromSlash(w.path))
+		if w.remove {
+			continue
+		}
 		dirs, err := mkdirAll(filepath.Dir(w.abs))
 		createdDirs = append(createdDirs, dirs...)
 		if err != nil {
@@ -145,6 +158,16 @@ func writeAtomically(root string, writes []pendingWrite) (err error) {
 	}
 	for i := range writes {
 		w := &writes[i]
+		if w.remove {
+			// Moved aside, not deleted, until every write succeeded.
+			w.backup = w.abs + ".outboxify-removed"
+			if err := os.Rename(w.abs, w.backup); err != nil {
+				w.backup = ""
+				return fmt.Errorf("remove %s: %w", w.path, err)
+			}
+			w.placed = true
+			continue
+		}
 		if fi, err := os.Lstat(w.abs); err == nil {
 			if !fi.Mode().IsRegular() {
 				return fmt.Errorf("replace %s: not a regular file", w.path)
@@ -167,6 +190,14 @@ func writeAtomically(root string, writes []pendingWrite) (err error) {
 	for _, w := range writes {
 		if w.backup != "" {
 			_ = os.Remove(w.backup)
+		}
+		if w.remove {
+			// An emptied directory of the retired layout goes too.
+			for d := filepath.Dir(w.abs); d != root && strings.HasPrefix(d, root); d = filepath.Dir(d) {
+				if os.Remove(d) != nil {
+					break
+				}
+			}
 		}
 	}
 	return nil
@@ -199,13 +230,16 @@ func Diff(cs *Changeset) string {
 		if !ch.writes(true) {
 			continue
 		}
-		from := "a/" + ch.Path
+		from, to := "a/"+ch.Path, "b/"+ch.Path
 		if ch.Old == nil {
 			from = "/dev/null"
 		}
+		if ch.Component == "retired" {
+			to = "/dev/null"
+		}
 		d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 			A: difflib.SplitLines(string(ch.Old)), B: difflib.SplitLines(string(ch.New)),
-			FromFile: from, ToFile: "b/" + ch.Path, Context: 3,
+			FromFile: from, ToFile: to, Context: 3,
 		})
 		if err != nil {
 			d = fmt.Sprintf("--- %s\n+++ b/%s\n(diff failed: %v)\n", from, ch.Path, err)

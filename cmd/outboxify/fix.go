@@ -236,7 +236,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	builtBefore := buildModule(root) == nil
 	undo := snapshotFix(root, orig, cs, res)
 
-	var generated []string
+	var generated, removed []string
 	if cs != nil && cs.Pending(false) && (len(res.Files) > 0 || !p.noGenerate) {
 		if len(cs.Conflicts()) == 0 {
 			if err := requireImports(root, cs, orig, p.allowUpgrade, stderr); err != nil {
@@ -244,8 +244,11 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			}
 		}
 		for _, ch := range cs.Changes {
-			if ch.Action == generate.Create || ch.Action == generate.Update {
+			switch ch.Action {
+			case generate.Create, generate.Update:
 				generated = append(generated, ch.Path)
+			case generate.Remove:
+				removed = append(removed, ch.Path)
 			}
 		}
 		if err := cs.Apply(false); err != nil {
@@ -277,10 +280,14 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		out := struct {
 			fixRecord
 			Generated []string        `json:"generated"`
+			Removed   []string        `json:"removed"`
 			Report    json.RawMessage `json:"report"`
-		}{rec, generated, json.RawMessage("null")}
+		}{rec, generated, removed, json.RawMessage("null")}
 		if out.Generated == nil {
 			out.Generated = []string{}
+		}
+		if out.Removed == nil {
+			out.Removed = []string{}
 		}
 		if rep != nil {
 			b, err := rep.JSON()
@@ -297,6 +304,9 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	} else {
 		for _, g := range generated {
 			fmt.Fprintf(stdout, "generated %s\n", rewrite.DisplayPath(prog.Dir, filepath.Join(root, filepath.FromSlash(g))))
+		}
+		for _, r := range removed {
+			fmt.Fprintf(stdout, "removed %s (an earlier outboxify's layout)\n", rewrite.DisplayPath(prog.Dir, filepath.Join(root, filepath.FromSlash(r))))
 		}
 		rewrite.Text(stdout, prog.Dir, res)
 		if rep != nil {
