@@ -31,6 +31,8 @@ func TestScripts(t *testing.T) {
 		}
 		goEnv[k] = strings.TrimSpace(string(out))
 	}
+	out, _ := exec.Command("go", "env", "GOPROXY").Output()
+	machineProxy := strings.TrimSpace(string(out))
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -38,6 +40,9 @@ func TestScripts(t *testing.T) {
 				env.Setenv(k, v)
 			}
 			env.Setenv("GOPROXY", "off")
+			// CACHEPROXY: the module cache as a proxy, then the machine's
+			// own proxy setting, for scripts that need real modules.
+			env.Setenv("CACHEPROXY", cacheProxy(goEnv["GOMODCACHE"], machineProxy))
 			env.Setenv("GOFLAGS", "-mod=mod")
 			env.Setenv("GOTOOLCHAIN", "local")
 			return nil
