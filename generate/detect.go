@@ -243,6 +243,12 @@ func Detect(dir string) (templates.Config, Detection, error) {
 		cfg.GoVersion = mf.Go.Version
 	}
 	det.add("go", cfg.GoVersion, "go.mod go line")
+	if !cfg.GoAtLeast(templates.InboxGlueGo) {
+		det.Notes = append(det.Notes, fmt.Sprintf("go %s: the inbox's consumer glue needs go %s; only the inbox core (inbox.Handle) is generated", cfg.GoVersion, templates.InboxGlueGo))
+	}
+	if cfg.Driver == "pgx4" {
+		det.Notes = append(det.Notes, "pgx v4: the outbox writer takes pgx v4 transactions; the inbox is not generated for pgx v4")
+	}
 
 	// Broker.
 	brokerDefaulted := false

@@ -159,14 +159,16 @@ func (c Config) Writers() []Writer {
 	return out
 }
 
-// GoAtLeast reports whether the module's go line is v or newer.
+// GoAtLeast reports whether the module's go line is v or newer. An unset
+// GoVersion (a caller that did not detect one) allows everything.
 func (c Config) GoAtLeast(v string) bool {
-	have := c.GoVersion
-	if have == "" {
-		have = "1.16"
-	}
-	return versionCompare(have, v) >= 0
+	return c.GoVersion == "" || versionCompare(c.GoVersion, v) >= 0
 }
+
+// InboxGlueGo is the oldest go line the inbox's consumer glue compiles at
+// (log/slog, errors.Join, min); below it only the inbox core (Handle) is
+// generated.
+const InboxGlueGo = "1.21"
 
 // versionCompare compares Go versions like "1.16", "1.21.0", "1.22rc1" by
 // their numeric parts.
@@ -294,6 +296,9 @@ func Render(c Config, components ...string) ([]File, error) {
 		}
 		if comp == "inbox" && c.Driver == "pgx4" {
 			return nil // the inbox is written for pgx v5, database/sql, sqlx and gorm only
+		}
+		if comp == "inbox" && strings.HasPrefix(path.Base(rel), "consumer") && !c.GoAtLeast(InboxGlueGo) {
+			return nil // consumer glue needs a newer go line than the module's
 		}
 		f, err := renderOne(c, comp, rel, p)
 		if err != nil {
