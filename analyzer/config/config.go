@@ -35,6 +35,15 @@ type Config struct {
 	// Retry lists functions that run the callback they are given again
 	// until it succeeds: a publish in it is OBX005 next to a write.
 	Retry []Entry `yaml:"retry"`
+	// Outbox lists the team's own outbox writers: calls that insert an
+	// outbox row on the transaction (or handle) they are given, so a
+	// publish they replace is no dual write. The handle is the argument
+	// Handle (0-based; default: the first argument that is not a
+	// context.Context, else the receiver). Decides before any name does.
+	Outbox []OutboxEntry `yaml:"outbox"`
+	// External lists the team's external APIs (payment, email, ... clients)
+	// that a consumer handler must call with an idempotency key (OBX102).
+	External []Entry `yaml:"external"`
 	// Exclude lists module-relative slash paths or globs to skip:
 	// "internal/legacy/...", "gen/*.go", "**/mock_*.go".
 	Exclude []string `yaml:"exclude"`
@@ -53,6 +62,27 @@ type Entry struct {
 	Name   string `yaml:"name"`
 	Store  string `yaml:"store"`
 	Broker string `yaml:"broker"`
+}
+
+// OutboxEntry is one configured outbox writer. In YAML it is the name alone
+// or a mapping {name, handle}.
+type OutboxEntry struct {
+	Name   string `yaml:"name"`
+	Handle *int   `yaml:"handle"`
+}
+
+func (e *OutboxEntry) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		e.Name = n.Value
+		return nil
+	}
+	type plain OutboxEntry
+	var p plain
+	if err := n.Decode(&p); err != nil {
+		return err
+	}
+	*e = OutboxEntry(p)
+	return nil
 }
 
 // TxEntry is one configured transaction call.
@@ -141,7 +171,7 @@ func (c *Config) validate() error {
 	for _, group := range []struct {
 		key     string
 		entries []Entry
-	}{{"publishers", c.Publishers}, {"writers", c.Writers}, {"retry", c.Retry}} {
+	}{{"publishers", c.Publishers}, {"writers", c.Writers}, {"retry", c.Retry}, {"external", c.External}} {
 		for i, e := range group.entries {
 			if e.Name == "" {
 				return fmt.Errorf("%s[%d]: name is empty", group.key, i)
@@ -149,6 +179,14 @@ func (c *Config) validate() error {
 			if catalog.PackageOf(e.Name) == "" {
 				return fmt.Errorf("%s[%d]: %q is not a full name like \"(*example.com/app/bus.Bus).Emit\" or \"example.com/app/bus.Emit\"", group.key, i, e.Name)
 			}
+		}
+	}
+	for i, o := range c.Outbox {
+		if catalog.PackageOf(o.Name) == "" {
+			return fmt.Errorf("outbox[%d]: %q is not a full name like \"(*example.com/app/events.Store).Append\"", i, o.Name)
+		}
+		if o.Handle != nil && *o.Handle < 0 {
+			return fmt.Errorf("outbox[%d]: handle must be an argument index (0 or more)", i)
 		}
 	}
 	for i, t := range c.Transactions {
@@ -213,6 +251,25 @@ func (c *Config) Rows() []catalog.Entry {
 	}
 	for _, e := range c.Retry {
 		out = append(out, catalog.Entry{Name: e.Name, Kind: catalog.Retry, SQL: catalog.NoArg, Func: catalog.NoArg, Handle: catalog.NoArg})
+	}
+	for _, o := range c.Outbox {
+		h := catalog.NoArg
+		if o.Handle != nil {
+			h = *o.Handle
+		}
+		out = append(out, catalog.Entry{Name: o.Name, Kind: catalog.OutboxInsert, Store: catalog.SQL, SQL: catalog.NoArg, Func: catalog.NoArg, Handle: h})
+	}
+	return out
+}
+
+// ExternalNames returns the full names of the configured external APIs.
+func (c *Config) ExternalNames() []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range c.External {
+		out = append(out, e.Name)
 	}
 	return out
 }

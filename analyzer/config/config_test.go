@@ -48,6 +48,35 @@ exclude: ["internal/legacy/...", "**/mock_*.go"]
 	}
 }
 
+func TestOutboxAndExternalKeys(t *testing.T) {
+	c, err := Parse([]byte(`
+outbox:
+  - "(*example.com/app/events.Store).Append"
+  - name: "example.com/app/events.Record"
+    handle: 1
+external:
+  - "(*example.com/pay.Client).Charge"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := c.Rows()
+	if len(rows) != 2 {
+		t.Fatalf("rows %+v", rows)
+	}
+	for i, want := range []int{-1, 1} {
+		if rows[i].Kind.String() != "outbox" || rows[i].Handle != want {
+			t.Errorf("row %d = %+v, want an outbox row with handle %d", i, rows[i], want)
+		}
+	}
+	if got := c.ExternalNames(); len(got) != 1 || got[0] != "(*example.com/pay.Client).Charge" {
+		t.Errorf("ExternalNames = %v", got)
+	}
+	if _, err := Parse([]byte("outbox: [notafullname]\n")); err == nil || !strings.Contains(err.Error(), "outbox[0]") {
+		t.Errorf("bad outbox entry: %v", err)
+	}
+}
+
 func TestLoadWithoutFile(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "go.mod"), "module example.com/app\n")

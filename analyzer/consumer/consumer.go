@@ -85,7 +85,7 @@ func NewAnalyzer(opts Options) *analysis.Analyzer {
 	cat := catalog.Default().With(opts.Config.Rows())
 	a.Run = func(pass *analysis.Pass) (any, error) {
 		ext := map[string]bool{}
-		for _, n := range append(strings.Split(external, ","), opts.External...) {
+		for _, n := range append(append(strings.Split(external, ","), opts.External...), opts.Config.ExternalNames()...) {
 			if n = strings.TrimSpace(n); n != "" {
 				ext[n] = true
 			}

@@ -67,6 +67,16 @@ func TestConfigured(t *testing.T) {
 	}
 }
 
+// TestConfiguredExternalKey: the external: key of .outboxify.yaml does what
+// the External option does.
+func TestConfiguredExternalKey(t *testing.T) {
+	cfg, err := config.Parse([]byte("writers:\n  - (*configured.Store).Put\nexternal:\n  - (*configured.Notifier).Notify\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, analysistest.TestData(), consumer.NewAnalyzer(consumer.Options{Config: cfg}), "configured")
+}
+
 // quiet swallows analysistest's complaints about unmatched // want lines
 // when a run is expected to report less than the fixture announces.
 type quiet struct{ *testing.T }

@@ -501,6 +501,25 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 			return
 		}
 		c.add(evWrite, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal}, h, base, wc)
+	case catalog.OutboxInsert:
+		// a configured outbox writer: the row goes on its handle argument
+		// (or the first non-context argument, else the receiver)
+		var h, base types.Object
+		switch {
+		case row.Handle != catalog.NoArg && row.Handle < len(call.Args):
+			h, base = c.root(call.Args[row.Handle])
+		default:
+			for _, a := range call.Args {
+				if t := c.info.TypeOf(a); t != nil && !isContext(t) {
+					h, base = c.root(a)
+					break
+				}
+			}
+			if h == nil {
+				h, base = c.recvRoot(call)
+			}
+		}
+		c.add(evOutbox, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal}, h, base, wc)
 	case catalog.Commit:
 		h, base := c.recvRoot(call)
 		w := wc

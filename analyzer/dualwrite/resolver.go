@@ -335,8 +335,8 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	both := false // one implementation both writes and publishes
 	found := 0
 	defer func() {
-		if found == 0 && r.own[m.Pkg()] {
-			r.unresolved[m.FullName()] = true
+		if _, configured := r.cat.Lookup(m.FullName()); found == 0 && r.own[m.Pkg()] && !configured {
+			r.unresolved[m.FullName()] = true // a catalog (or .outboxify.yaml) row says what it does
 		}
 	}()
 	for _, n := range r.concrete {
