@@ -2,7 +2,10 @@ module github.com/outboxify/outboxify/bench/scan
 
 go 1.26.0
 
-require github.com/nats-io/nats-server/v2 v2.15.3
+require (
+	github.com/nats-io/nats-server/v2 v2.15.3
+	github.com/nats-io/nats.go v1.55.0
+)
 
 require (
 	github.com/antithesishq/antithesis-sdk-go v0.9.0-default-no-op // indirect

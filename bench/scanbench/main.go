@@ -29,7 +29,7 @@ func main() {
 	var (
 		reps   = flag.Int("n", 3, "repetitions of each command")
 		dir    = flag.String("C", "bench/scan", "module whose requirements provide the packages")
-		pkgs   = flag.String("pkgs", "github.com/nats-io/nats-server/v2/...", "packages to analyze (space separated)")
+		pkgs   = flag.String("pkgs", "github.com/nats-io/nats-server/v2/... github.com/outboxify/outboxify/bench/scan/shapes", "packages to analyze (space separated): a large real product and the shapes package (route setup, dispatcher, recursion)")
 		vettoo = flag.Bool("vettool", true, "also time go vet -vettool=outboxify-vet")
 		out    = flag.String("o", "", "also write the Markdown report to this file")
 	)
