@@ -10,6 +10,7 @@ import (
 
 	"github.com/outboxify/outboxify/generate"
 	"github.com/outboxify/outboxify/report"
+	"github.com/outboxify/outboxify/rewrite"
 )
 
 func init() { register(newGenerateCmd) }
@@ -82,6 +83,13 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 	}
 	fmt.Fprint(info, cs.Summary())
 	pending := cs.Pending(force)
+	// A module that built before generate still builds after it, or
+	// generate says what it needs (exit 1) or puts everything back (exit 2).
+	builtBefore := pending && buildModule(cs.Root) == nil
+	var undo *fixUndo
+	if builtBefore {
+		undo = snapshotFix(cs.Root, readModFiles(cs.Root), cs, &rewrite.Result{})
+	}
 	// With nothing pending Apply still records unchanged files in the
 	// manifest when it lacks them, and refuses conflicts.
 	if err := cs.Apply(force); err != nil {
@@ -96,8 +104,21 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 		return nil
 	}
 	fmt.Fprintf(info, "wrote the files above under %s\n", cs.Root)
-	if missing, err := cs.MissingRequirements(); err == nil && len(missing) > 0 {
+	missing, _ := cs.MissingRequirements()
+	if len(missing) > 0 {
 		fmt.Fprintf(info, "the generated code imports packages go.mod does not require yet; run:\n  go get %s\n", strings.Join(missing, " "))
+	}
+	var code error
+	if builtBefore {
+		if err := buildModule(cs.Root); err != nil {
+			if len(missing) == 0 {
+				undo.restore()
+				return withCode(exitError, fmt.Errorf("the module built before generate and would not build after it, so generate changed nothing: %w", err))
+			}
+			// The files stay (the user asked for them); the module builds once
+			// the requirements are added: not done, so not exit 0.
+			code = withCode(exitFindings, fmt.Errorf("the module does not build until the generated code's requirements are added: go get %s", strings.Join(missing, " ")))
+		}
 	}
 	// End with the migration's output contract, as fix does; it informs and
 	// does not change the exit status.
@@ -106,5 +127,5 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 	} else {
 		fmt.Fprintf(stderr, "outboxify: report: %v\n", err)
 	}
-	return nil
+	return code
 }
