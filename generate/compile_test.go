@@ -92,7 +92,7 @@ func TestWriterAtClientFloors(t *testing.T) {
 		{"floor116", "1.16", "database/sql", []string{"sqlx", "gorm", "pgx4"}},
 		{"floor118", "1.18", "pgx", nil},
 	} {
-		cfg := templates.Config{Module: "example.com/" + c.dir, DB: "postgres", Driver: c.driver, Drivers: c.drivers, GoVersion: c.goVersion}
+		cfg := templates.Config{Module: "example.com/" + c.dir, DB: "postgres", Driver: c.driver, Drivers: c.drivers, GoVersion: c.goVersion, PgxPool: true}
 		rendered, err := templates.Render(cfg, "outbox")
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +139,7 @@ func TestWriterAllDrivers(t *testing.T) {
 	t.Parallel()
 	files := map[string][]byte{}
 	for _, db := range []string{"postgres", "mysql"} {
-		cfg := templates.Config{Module: "example.com/gen/" + db, DB: db, Driver: "database/sql", Drivers: []string{"sqlx", "gorm", "pgx", "pgx4"}, GoVersion: "1.16"}
+		cfg := templates.Config{Module: "example.com/gen/" + db, DB: db, Driver: "database/sql", Drivers: []string{"sqlx", "gorm", "pgx", "pgx4"}, GoVersion: "1.16", PgxPool: true}
 		rendered, err := templates.Render(cfg, "outbox")
 		if err != nil {
 			t.Fatal(err)

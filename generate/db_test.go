@@ -314,3 +314,51 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	}
 	goTest(t, testmod.New(t, mod, files), env, "generated consumer glue tests")
 }
+
+// TestUnitOfWorkAgainstDatabases renders the outbox writer (with its unit of
+// work) for database/sql, gorm and pgx on PostgreSQL and MariaDB and runs
+// testdata/unittest.go.tmpl against a fresh database each: commit writes the
+// business row and the outbox row in one transaction (same xmin), an error or
+// a panic leaves neither, a swallowed inner error rolls the unit back, a unit
+// without a write publishes directly after success, OUTBOX_DIRECT=1 publishes
+// directly, and a second pool is ErrOtherDB.
+func TestUnitOfWorkAgainstDatabases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	t.Parallel()
+	type combo struct{ db, driver string }
+	combos := []combo{{"postgres", "database/sql"}, {"postgres", "gorm"}, {"postgres", "pgx"}, {"mysql", "database/sql"}, {"mysql", "gorm"}}
+	tmplText, err := os.ReadFile("testdata/unittest.go.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := template.Must(template.New("unittest").Delims("[[", "]]").Parse(string(tmplText)))
+	const mod = "example.com/unittest"
+	files := map[string][]byte{}
+	var env []string
+	nonWord := regexp.MustCompile(`\W`)
+	for _, c := range combos {
+		name := nonWord.ReplaceAllString(c.db+"_"+c.driver, "")
+		cfg := templates.Config{Module: mod + "/" + name, DB: c.db, Driver: c.driver, Drivers: []string{"database/sql"}, Broker: "nats", PgxPool: true}
+		conn, dsn, closeConn := openDB(t, c.db)
+		up, _ := migrationSQL(t, templates.Config{Module: cfg.Module, DB: c.db, Migrations: "sql", Notify: "off"})
+		execScript(t, c.db, conn, up)
+		closeConn()
+		rendered, err := templates.Render(cfg, "outbox")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rendered {
+			files[name+"/"+f.Path] = f.Content
+		}
+		envVar := "OUTBOXIFY_UNITTEST_" + strings.ToUpper(name)
+		env = append(env, envVar+"="+dsn)
+		var b bytes.Buffer
+		if err := tmpl.Execute(&b, map[string]string{"DB": c.db, "Driver": c.driver, "Module": cfg.Module, "EnvVar": envVar}); err != nil {
+			t.Fatal(err)
+		}
+		files[name+"/unittest/unit_test.go"] = b.Bytes()
+	}
+	goTest(t, testmod.New(t, mod, files), env, "generated unit of work tests")
+}

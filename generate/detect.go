@@ -237,6 +237,8 @@ func Detect(dir string) (templates.Config, Detection, error) {
 		det.add("writers", strings.Join(others, ","), "also written with in this module (a writer each)")
 	}
 
+	cfg.PgxPool = imports["github.com/jackc/pgx/v5/pgxpool"]
+
 	// Go line: service-side code stays within it.
 	cfg.GoVersion = "1.16" // what the go command assumes without a go line
 	if mf.Go != nil {

@@ -75,6 +75,9 @@ type Config struct {
 	// writer (InsertSQL, InsertSqlx, InsertPgx, InsertPgxV4, InsertGorm), so
 	// every rewritten call site compiles against its own transaction type.
 	Drivers []string
+	// PgxPool: the module imports pgx v5's pgxpool (the unit of work's Pgx
+	// accessor takes a pool; go.sum holds its dependencies' hashes only then).
+	PgxPool bool
 	// GoVersion is the module's go line ("1.16" when it has none): service-side
 	// code uses only what that language version and its standard library allow.
 	GoVersion  string

@@ -1,3 +1,6 @@
 package keep
 
-import _ "github.com/jackc/pgx/v5"
+import (
+	_ "github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/pgxpool"
+)
