@@ -101,15 +101,7 @@ func TestWriterAtClientFloors(t *testing.T) {
 		if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", c.dir))); err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range rendered {
-			p := filepath.Join(dir, filepath.FromSlash(f.Path))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, f.Content, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testmod.WriteRendered(t, dir, rendered)
 		for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
 			cmd := exec.Command("go", args...)
 			cmd.Dir = dir

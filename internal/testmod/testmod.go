@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"golang.org/x/mod/modfile"
+
+	"github.com/outboxify/outboxify/templates"
 )
 
 // Root returns the outboxify repository root (the directory holding go.mod).
@@ -70,6 +72,17 @@ func Write(dir, modPath string, files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// WriteRendered writes rendered template files (slash paths relative to
+// dir) into dir, as generate would, without a go.mod of its own.
+func WriteRendered(t testing.TB, dir string, files []templates.File) {
+	t.Helper()
+	for _, f := range files {
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Content); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func writeFile(path string, data []byte) error {

@@ -33,15 +33,7 @@ func TestRelayModuleBuildsOffline(t *testing.T) {
 				t.Fatalf("%s %s: %v", db, broker, err)
 			}
 			dir := t.TempDir()
-			for _, f := range files {
-				p := filepath.Join(dir, filepath.FromSlash(f.Path))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, f.Content, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			testmod.WriteRendered(t, dir, files)
 			mod := filepath.Join(dir, "outbox-relay")
 			gm, err := os.ReadFile(filepath.Join(mod, "go.mod"))
 			if err != nil {
