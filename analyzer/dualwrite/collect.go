@@ -63,6 +63,7 @@ type wctx struct {
 	scope     *ast.CallExpr
 	errPath   bool
 	worker    bool
+	guarded   bool // inside outbox.Enqueue's direct callback
 }
 
 // collector gathers the events of one function body.
@@ -95,6 +96,9 @@ type collector struct {
 	dispatch        map[*types.TypeName]*Effect
 	dispatchChanged bool
 	dynamic         bool // the unit calls a function value
+	// unitScopes are the outbox.Run calls: their callbacks are units of work.
+	unitScopes map[*ast.CallExpr]bool
+	viaUnit    bool // the catalog call being added is made through a unit accessor
 }
 
 func newCollector(info *types.Info, fset *token.FileSet, cat *catalog.Catalog, pkg *types.Package, effectsOf func(*types.Func) (*Effects, bool)) *collector {
@@ -110,6 +114,7 @@ func (c *collector) unit(sig *types.Signature, body *ast.BlockStmt) {
 	c.txVars = nil
 	c.scopeOf = nil
 	c.relay, c.localCall, c.dynamic = false, false, false
+	c.unitScopes = nil
 	c.recv, c.params = nil, c.params[:0]
 	if sig != nil {
 		if r := sig.Recv(); r != nil {
@@ -245,6 +250,32 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			row, _ = c.cat.MatchInterface(fn, c.pkg.Imports()...)
 		}
 	}
+	switch unitRole(fn) {
+	case "run":
+		row = runRow(fn)
+		if c.unitScopes == nil {
+			c.unitScopes = map[*ast.CallExpr]bool{}
+		}
+		c.unitScopes[call] = true
+	case "enqueue":
+		// the message and its encoding are data; the direct callback is
+		// the guarded publish
+		for i, arg := range call.Args {
+			if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok && i == 2 {
+				w := wc
+				w.guarded = true
+				c.walk(lit.Body, w)
+				continue
+			}
+			c.walk(arg, wc)
+		}
+		return
+	case "accessor":
+		for _, arg := range call.Args {
+			c.walk(arg, wc)
+		}
+		return
+	}
 
 	// operands first: they run before the call
 	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
@@ -330,6 +361,12 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			c.dynamicCall(call, wc)
 		}
 		return
+	}
+	if c.throughAccessor(call) {
+		// outbox.SQL(ctx, r.db).ExecContext(...): the write joins the
+		// unit of the context (arguments were walked above, without it)
+		c.viaUnit = true
+		defer func() { c.viaUnit = false }()
 	}
 	if row != nil {
 		c.catalogCall(call, fn, row, wc)
@@ -631,6 +668,26 @@ func (c *collector) effectHandle(call *ast.CallExpr, h int) (types.Object, types
 }
 
 func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base types.Object, wc wctx) {
+	if c.viaUnit && (k == evWrite || k == evQuery) && !eff.Unit {
+		e := *eff
+		e.Unit = true
+		eff = &e
+	}
+	if k == evPublish && (wc.guarded || eff.Guarded) {
+		if c.inUnit(wc) {
+			// a guarded publish inside a unit: an outbox row on its transaction
+			out := *eff
+			out.Guarded = true
+			c.events = append(c.events, event{kind: evOutbox, pos: pos, order: order, eff: &out, scope: wc.scope, inTx: true,
+				async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath, worker: wc.worker || eff.Worker})
+			return
+		}
+		if !eff.Guarded {
+			e := *eff
+			e.Guarded = true
+			eff = &e
+		}
+	}
 	ev := event{kind: k, pos: pos, order: order, eff: eff, handle: h, base: base,
 		async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath, worker: wc.worker || eff.Worker}
 	nonSQL := eff.Store != "" && eff.Store != catalog.SQL
@@ -639,6 +696,8 @@ func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base typ
 		ev.scope = wc.scope
 	default:
 		switch {
+		case eff.Unit && c.inUnit(wc):
+			ev.scope, ev.inTx = wc.scope, true // joins the unit of the context
 		case h != nil && c.scopeOf[h] != nil:
 			ev.scope, ev.inTx = c.scopeOf[h], true
 		case wc.scope != nil && nonSQL && k == evWrite:

@@ -30,6 +30,13 @@ type Effect struct {
 	// and publishers (a queue with a database-backed alternative): such a
 	// write and publish, reached on the same value, are alternatives.
 	Alt string
+	// Unit (writes): made through a unit-of-work accessor (outbox.SQL, ...):
+	// inside a caller's outbox.Run callback it is on the unit's transaction.
+	Unit bool
+	// Guarded (publishes): the direct path of outbox.Enqueue: inside a
+	// caller's outbox.Run callback it is an outbox row on the unit's
+	// transaction, outside one the publish itself.
+	Guarded bool
 }
 
 // Effects summarises a function for its callers.

@@ -335,7 +335,8 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	both := false // one implementation both writes and publishes
 	found := 0
 	defer func() {
-		if _, configured := r.cat.Lookup(m.FullName()); found == 0 && r.own[m.Pkg()] && !configured {
+		_, named := m.Signature().Recv().Type().(*types.Named)
+		if _, configured := r.cat.Lookup(m.FullName()); found == 0 && r.own[m.Pkg()] && !configured && named && !unitPackage(m.Pkg()) {
 			r.unresolved[m.FullName()] = true // a catalog (or .outboxify.yaml) row says what it does
 		}
 	}()

@@ -1,0 +1,94 @@
+// Package app is the shape fix's cross-function rewrite leaves (issue 18):
+// the service's body runs in outbox.Run, the repository writes through
+// outbox.SQL(ctx, db), and the publisher wrapper's broker call is guarded by
+// outbox.Enqueue. The outbox package beside it is the real generated writer
+// (rendered from the templates). A re-scan is clean there; a rewrite that
+// lost a piece is reported again (the mutation cases below), and the
+// guard's direct path stays a dual write for a caller outside a unit.
+package app
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/nats-io/nats.go"
+
+	"shapes/product/unitofwork/outbox"
+)
+
+// Repo writes through the unit's accessor.
+type Repo struct{ db *sql.DB }
+
+func (r *Repo) Create(ctx context.Context, id string) error {
+	_, err := outbox.SQL(ctx, r.db).ExecContext(ctx, `INSERT INTO orders (id) VALUES ($1)`, id)
+	return err
+}
+
+// RawRepo lost the accessor: its write autocommits on the pool.
+type RawRepo struct{ db *sql.DB }
+
+func (r *RawRepo) Create(ctx context.Context, id string) error {
+	_, err := r.db.ExecContext(ctx, `INSERT INTO orders (id) VALUES ($1)`, id)
+	return err
+}
+
+// Events is the guarded publisher wrapper.
+type Events struct{ nc *nats.Conn }
+
+func (p *Events) Publish(ctx context.Context, subject, key string, body []byte) error {
+	return outbox.Enqueue(ctx, outbox.Message{AggregateType: subject, AggregateID: key, EventType: "OrderPlaced", Payload: body},
+		func(ctx context.Context) error { return p.nc.Publish(subject, body) })
+}
+
+// DirectEvents lost the guard.
+type DirectEvents struct{ nc *nats.Conn }
+
+func (p *DirectEvents) Publish(ctx context.Context, subject, key string, body []byte) error {
+	return p.nc.Publish(subject, body)
+}
+
+type Service struct {
+	repo   *Repo
+	raw    *RawRepo
+	events *Events
+	direct *DirectEvents
+}
+
+// Place is what fix leaves: clean.
+func (s *Service) Place(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.repo.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, "orders", id, []byte(id))
+	})
+}
+
+// PlaceRaw: the repository's write is not on the unit's transaction.
+func (s *Service) PlaceRaw(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.raw.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, "orders", id, []byte(id)) // want `OBX006`
+	})
+}
+
+// PlaceDirect: the publish is not guarded, so it runs inside the open unit.
+func (s *Service) PlaceDirect(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.repo.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.direct.Publish(ctx, "orders", id, []byte(id)) // want `OBX003`
+	})
+}
+
+// Audit calls the guarded wrapper outside any unit: it publishes directly
+// after an autocommitted write.
+func Audit(ctx context.Context, db *sql.DB, ev *Events, id string) error {
+	if _, err := db.ExecContext(ctx, `INSERT INTO audit (id) VALUES ($1)`, id); err != nil {
+		return err
+	}
+	return ev.Publish(ctx, "audit", id, nil) // want `OBX001`
+}
