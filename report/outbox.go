@@ -79,7 +79,7 @@ func (t *tree) outboxWrites(module, writerDir string) (sites []WriteSite, transa
 			continue
 		}
 		src := t.read(f)
-		if !strings.Contains(src, "Insert") && !insertOutbox.MatchString(src) {
+		if !strings.Contains(src, "Insert") && !strings.Contains(src, "Enqueue") && !insertOutbox.MatchString(src) {
 			continue
 		}
 		file, err := parser.ParseFile(fset, f, src, parser.SkipObjectResolution)
@@ -193,6 +193,10 @@ func outboxCall(call *ast.CallExpr, alias string, consts map[string]string) (Wri
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return WriteSite{}, false
+	}
+	if x, ok := sel.X.(*ast.Ident); ok && alias != "" && x.Name == alias && sel.Sel.Name == "Enqueue" && len(call.Args) == 3 {
+		// the unit of work's guard: the row goes on the unit's transaction
+		return WriteSite{Tx: "unit of work", Kind: "writer", AggregateType: aggregateType(call.Args[1], consts)}, true
 	}
 	if x, ok := sel.X.(*ast.Ident); ok && alias != "" && x.Name == alias && isWriterFunc(sel.Sel.Name) {
 		tx := ""

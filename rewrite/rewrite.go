@@ -35,6 +35,10 @@ type Options struct {
 	// same run. A transaction of a driver listed here is passed to its own
 	// writer; otherwise to Insert.
 	Writers map[string]string
+	// Accessors are the unit-of-work accessors the writer package has
+	// ("SQL", "Gorm", "Pgx"): a finding whose publish goes through a
+	// wrapper is rewritten across functions only for handles they serve.
+	Accessors map[string]bool
 
 	outboxTypes *types.Package // found among the loaded packages
 }
@@ -81,6 +85,9 @@ type FileEdit struct {
 	Before   []byte
 	After    []byte
 	Replaced []Replacement
+	// Group, when not zero, ties edits that only work together (the
+	// unit-of-work rewrite across files): dropping one drops them all.
+	Group int
 }
 
 // Result is what Fix did.
@@ -102,6 +109,17 @@ func (r *Result) Replaced() []Replacement {
 
 // Drop leaves f untouched: its replacements become manual findings with reason.
 func (r *Result) Drop(f *FileEdit, reason string) {
+	if f.Group != 0 {
+		// the other files of the group go too, with the same reason
+		g := f.Group
+		f.Group = 0
+		for _, o := range append([]*FileEdit(nil), r.Files...) {
+			if o != f && o.Group == g {
+				o.Group = 0
+				r.Drop(o, "another file of this unit-of-work rewrite would not compile ("+reason+")")
+			}
+		}
+	}
 	for i, g := range r.Files {
 		if g != f {
 			continue
@@ -175,6 +193,16 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 	}
 	res := &Result{}
 	opts.outboxTypes = findTypes(pkgs, opts.OutboxPkg)
+	if opts.Accessors == nil && opts.outboxTypes != nil {
+		// the writer package exists: its unit of work says which handles it serves
+		opts.Accessors = map[string]bool{}
+		if _, ok := opts.outboxTypes.Scope().Lookup("Run").(*types.Func); ok {
+			for _, a := range []string{"SQL", "Gorm", "Pgx"} {
+				_, ok := opts.outboxTypes.Scope().Lookup(a).(*types.Func)
+				opts.Accessors[a] = ok
+			}
+		}
+	}
 	files := map[string]struct {
 		pkg  *packages.Package
 		file *ast.File
@@ -192,6 +220,7 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 	})
 	byFile := map[*ast.File][]*located{}
 	var order []*ast.File
+	var units []dualwrite.Finding
 	seen := map[token.Pos]bool{}
 	for _, f := range findings {
 		if opts.Skip[f.Publish.Position.Filename] {
@@ -213,8 +242,7 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 			res.manual(f, "the store of record is "+f.Store+", not SQL: there is no SQL transaction to put the outbox row in", storeAdvice[f.Store])
 			continue
 		case len(f.Publish.Via) > 0:
-			res.manual(f, "the publish goes through "+shortName(f.Publish.Via[len(f.Publish.Via)-1])+", not a broker client in this function",
-				"give that publisher an outbox-backed implementation that calls outbox.Insert on the caller's transaction, or insert the outbox row here by hand")
+			units = append(units, f) // across functions: the unit of work
 			continue
 		}
 		entry, ok := files[f.Publish.Position.Filename]
@@ -246,10 +274,17 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 		}
 		byFile[entry.file] = append(byFile[entry.file], &located{f: f, pkg: entry.pkg, file: entry.file, call: call, name: name, pos: pos})
 	}
+	busy := map[string]bool{}
 	for _, file := range order {
 		locs := byFile[file]
 		sort.Slice(locs, func(i, j int) bool { return locs[i].call.Pos() < locs[j].call.Pos() })
 		if err := fixFile(res, locs, opts); err != nil {
+			return nil, err
+		}
+		busy[locs[0].pkg.Fset.File(file.FileStart).Name()] = true
+	}
+	if len(units) > 0 {
+		if err := fixUnits(res, pkgs, units, busy, opts); err != nil {
 			return nil, err
 		}
 	}

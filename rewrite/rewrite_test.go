@@ -172,10 +172,15 @@ func runCase(t *testing.T, file string, stubs map[string]string) {
 	got := map[string][]byte{}
 	for _, f := range res.Files {
 		got["want/"+rewrite.DisplayPath(dir, f.Path)] = f.After
-		// The recorded "after" line is where the outbox insert is.
+		// The recorded "after" line is where the outbox insert is (the
+		// unit of work: where the function's body enters outbox.Run).
 		lines := strings.Split(string(f.After), "\n")
 		for _, r := range f.Replaced {
-			if r.After.Line < 1 || r.After.Line > len(lines) || !strings.Contains(lines[r.After.Line-1], ".Insert(") {
+			want := ".Insert("
+			if r.Strategy == rewrite.StrategyUnit {
+				want = ".Run("
+			}
+			if r.After.Line < 1 || r.After.Line > len(lines) || !strings.Contains(lines[r.After.Line-1], want) {
 				t.Errorf("%s: replacement of line %d recorded at line %d, which holds no outbox insert", f.Path, r.Before.Line, r.After.Line)
 			}
 		}

@@ -129,6 +129,12 @@ type fixParams struct {
 	json         bool
 	allowUpgrade bool
 	gen          generate.Flags
+
+	// A second pass rewrites what the first left because another strategy
+	// edited the same file (rewrite.ReasonAgain); prior is the first pass.
+	pass           int
+	prior          *fixRecord
+	priorGenerated []string
 }
 
 func runFix(stdout, stderr io.Writer, p fixParams) error {
@@ -202,8 +208,17 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	ropts := rewrite.Options{OutboxPkg: outboxPkg, Skip: skip}
 	if cs != nil {
 		ropts.Writers = map[string]string{}
+		ropts.Accessors = map[string]bool{}
 		for _, w := range cs.Config.Writers() {
 			ropts.Writers[w.Driver] = w.Func
+			switch w.Driver {
+			case "database/sql":
+				ropts.Accessors["SQL"] = true
+			case "gorm":
+				ropts.Accessors["SQL"], ropts.Accessors["Gorm"] = true, true
+			case "pgx":
+				ropts.Accessors["Pgx"] = cs.Config.PgxPool
+			}
 		}
 	}
 	res, err := rewrite.Fix(prog.Packages, prog.Findings, ropts)
@@ -267,6 +282,21 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		if err := buildModule(root); err != nil {
 			undo.restore()
 			return withCode(exitError, fmt.Errorf("the module built before fix and would not build after it, so fix changed nothing (go.mod, go.sum and every file are as they were): %w", err))
+		}
+	}
+
+	if p.pass == 0 && !p.diff && res.Again() && len(res.Files) > 0 {
+		// the unit-of-work rewrite waited for files another strategy
+		// edited: load the rewritten module and go on, once
+		p2 := p
+		p2.pass, p2.prior, p2.priorGenerated = 1, &rec, generated
+		return runFix(stdout, stderr, p2)
+	}
+	if p.prior != nil {
+		rec.Replaced = append(append([]fixReplaced(nil), p.prior.Replaced...), rec.Replaced...)
+		generated = append(append([]string(nil), p.priorGenerated...), generated...)
+		if !p.json {
+			fmt.Fprintf(stdout, "first pass: replaced %d publish(es) (see .outboxify/fixes.json)\n", len(p.prior.Replaced))
 		}
 	}
 

@@ -1,0 +1,582 @@
+package rewrite
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/types"
+	"os"
+	"strings"
+
+	"github.com/dave/dst"
+	"github.com/dave/dst/decorator"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/outboxify/outboxify/analyzer/dualwrite"
+)
+
+// StrategyUnit names the cross-function rewrite: the function where the
+// write and the publish meet runs in outbox.Run, the repository's handle
+// joins the unit (outbox.SQL/Gorm/Pgx), the publisher wrapper's broker call
+// is guarded by outbox.Enqueue.
+const StrategyUnit = "unit-of-work"
+
+// unitFile is one file the unit-of-work rewrite edits.
+type unitFile struct {
+	pkg  *packages.Package
+	file *ast.File
+	dec  *decorator.Decorator
+	df   *dst.File
+	name string
+	// replaced: the findings whose meeting function is in this file
+	replaced []Replacement
+	marks    []*dst.Ident // the Run identifiers of those functions, to find their lines
+}
+
+// unitSession rewrites the findings whose publish goes through a wrapper,
+// across the files of the meeting function, the repository and the wrapper.
+// Every file it edits is one group: if one of them would not compile, none
+// is written (a half rewrite changes behaviour and stays a dual write).
+type unitSession struct {
+	opts  Options
+	pkgs  []*packages.Package
+	decls map[string]funcDecl // full name -> declaration
+	files map[*ast.File]*unitFile
+	order []*ast.File
+	done  map[*ast.FuncDecl]bool // wrappers guarded, repositories joined, functions wrapped
+}
+
+type funcDecl struct {
+	pkg  *packages.Package
+	file *ast.File
+	decl *ast.FuncDecl
+	fn   *types.Func
+}
+
+func newUnitSession(pkgs []*packages.Package, opts Options) *unitSession {
+	s := &unitSession{opts: opts, pkgs: pkgs, decls: map[string]funcDecl{}, files: map[*ast.File]*unitFile{}, done: map[*ast.FuncDecl]bool{}}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.TypesInfo == nil {
+			return
+		}
+		for _, f := range p.Syntax {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				if fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					s.decls[fn.FullName()] = funcDecl{pkg: p, file: f, decl: fd, fn: fn}
+				}
+			}
+		}
+	})
+	return s
+}
+
+// accessor names the unit's accessor for a handle type, "" when none.
+func (s *unitSession) accessor(t types.Type) string {
+	switch strings.TrimPrefix(types.TypeString(t, nil), "*") {
+	case "database/sql.DB":
+		if s.opts.Accessors["SQL"] {
+			return "SQL"
+		}
+	case "gorm.io/gorm.DB":
+		if s.opts.Accessors["Gorm"] {
+			return "Gorm"
+		}
+	case "github.com/jackc/pgx/v5/pgxpool.Pool":
+		if s.opts.Accessors["Pgx"] {
+			return "Pgx"
+		}
+	}
+	return ""
+}
+
+// fileOf decorates a file once.
+func (s *unitSession) fileOf(d funcDecl) (*unitFile, error) {
+	if uf, ok := s.files[d.file]; ok {
+		return uf, nil
+	}
+	dec := decorator.NewDecoratorFromPackage(d.pkg)
+	df, err := dec.DecorateFile(d.file)
+	if err != nil {
+		return nil, err
+	}
+	uf := &unitFile{pkg: d.pkg, file: d.file, dec: dec, df: df, name: d.pkg.Fset.File(d.file.FileStart).Name()}
+	s.files[d.file] = uf
+	s.order = append(s.order, d.file)
+	return uf, nil
+}
+
+// ctxParam is the name of a function's context.Context parameter, "" if none.
+func ctxParam(info *types.Info, ft *ast.FuncType) string {
+	for _, f := range ft.Params.List {
+		for _, n := range f.Names {
+			if n.Name != "_" && isContext(info.TypeOf(n)) {
+				return n.Name
+			}
+		}
+	}
+	return ""
+}
+
+// lastDecl is the innermost function of a call chain that has a body here.
+func (s *unitSession) lastDecl(via []string) (funcDecl, bool) {
+	for i := len(via) - 1; i >= 0; i-- {
+		if d, ok := s.decls[via[i]]; ok {
+			return d, true
+		}
+	}
+	return funcDecl{}, false
+}
+
+// plan checks one finding and returns the edits, or why it stays manual.
+// Nothing is edited until every check passed.
+func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
+	meet, ok := s.decls[f.Func]
+	if !ok {
+		return nil, "the function holding the dual write is not among the loaded packages"
+	}
+	sig := meet.fn.Signature()
+	if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
+		return nil, "the function returns more than an error: its results would have to be carried out of outbox.Run"
+	}
+	if sig.Results().At(0).Name() != "" {
+		return nil, "the function has a named result: naked returns cannot move into outbox.Run"
+	}
+	ctxName := ctxParam(meet.pkg.TypesInfo, meet.decl.Type)
+	if ctxName == "" {
+		return nil, "the function has no context.Context parameter to carry the unit of work"
+	}
+	if hasGoStmt(meet.decl.Body) {
+		return nil, "the function starts a goroutine: its work would leave the unit of work"
+	}
+	if f.Write == nil {
+		return nil, "no write to put in the unit of work"
+	}
+	// the wrapper and its broker call
+	wrap, ok := s.lastDecl(f.Publish.Via)
+	if !ok {
+		return nil, "the publisher wrapper's body is not among the loaded packages"
+	}
+	wctx := ctxParam(wrap.pkg.TypesInfo, wrap.decl.Type)
+	if wctx == "" {
+		return nil, "the publisher wrapper " + shortName(wrap.fn.FullName()) + " has no context.Context parameter: the unit cannot reach its broker call"
+	}
+	var brokerCall *ast.CallExpr
+	n := 0
+	ast.Inspect(wrap.decl.Body, func(x ast.Node) bool {
+		if c, ok := x.(*ast.CallExpr); ok {
+			if fn, ok := typeutil.Callee(wrap.pkg.TypesInfo, c).(*types.Func); ok && fn.FullName() == f.Publish.Name {
+				brokerCall = c
+				n++
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil, fmt.Sprintf("the publisher wrapper %s makes %d broker calls: guard them by hand with outbox.Enqueue", shortName(wrap.fn.FullName()), n)
+	}
+	pub, ok := publishers[f.Publish.Name]
+	if !ok || pub.messages == nil || len(pub.chain) > 0 {
+		return nil, "the broker call " + shortName(f.Publish.Name) + " cannot be mapped to an outbox row here"
+	}
+	if t := wrap.pkg.TypesInfo.TypeOf(brokerCall); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return nil, "the broker call's result is more than an error (offsets, acks): its callers use it"
+	}
+	// the repository's write
+	repo := meet
+	if len(f.Write.Via) > 0 {
+		if repo, ok = s.lastDecl(f.Write.Via); !ok {
+			return nil, "the repository's body is not among the loaded packages"
+		}
+	}
+	rctx := ctxParam(repo.pkg.TypesInfo, repo.decl.Type)
+	type handleUse struct {
+		parent *ast.SelectorExpr // its X is the handle (r.db): X becomes outbox.SQL(ctx, r.db)
+		ctx    ast.Expr          // the call's own context argument, when the repository has no ctx parameter
+	}
+	var handles []handleUse
+	var acc string
+	why := ""
+	ast.Inspect(repo.decl.Body, func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok || why != "" {
+			return why == ""
+		}
+		fn, ok := typeutil.Callee(repo.pkg.TypesInfo, c).(*types.Func)
+		if !ok || fn.Signature().Recv() == nil || (fn.FullName() != f.Write.Name && !sameHandleMethod(fn, f.Write.Name)) {
+			return true
+		}
+		parent := handleParent(c)
+		if parent == nil {
+			why = "the write's handle is not a field or variable the repository holds"
+			return false
+		}
+		t := repo.pkg.TypesInfo.TypeOf(parent.X)
+		a := s.accessor(t)
+		if a == "" {
+			why = "the write's handle (" + types.TypeString(t, nil) + ") has no unit-of-work accessor in the generated writer"
+			return false
+		}
+		use := handleUse{parent: parent}
+		if rctx == "" {
+			if len(c.Args) > 0 && isContext(repo.pkg.TypesInfo.TypeOf(c.Args[0])) {
+				use.ctx = c.Args[0]
+			} else {
+				why = "the repository has no context.Context to reach the unit of work"
+				return false
+			}
+		}
+		acc = a
+		handles = append(handles, use)
+		return true
+	})
+	if why != "" {
+		return nil, why
+	}
+	if len(handles) == 0 {
+		return nil, "the write " + shortName(f.Write.Name) + " was not found in " + shortName(repo.fn.FullName())
+	}
+	// Reads on the same handle in that function join the unit too: they
+	// must see the unit's writes (and not wait on its row locks).
+	wrapped := map[*ast.SelectorExpr]bool{}
+	objs := map[types.Object]bool{}
+	for _, h := range handles {
+		wrapped[h.parent] = true
+		objs[handleObj(repo.pkg.TypesInfo, h.parent.X)] = true
+	}
+	ast.Inspect(repo.decl.Body, func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		parent := handleParent(c)
+		if parent == nil || wrapped[parent] || !objs[handleObj(repo.pkg.TypesInfo, parent.X)] || !accessorMethods[acc][parent.Sel.Name] && acc != "Gorm" {
+			return true
+		}
+		use := handleUse{parent: parent}
+		if rctx == "" {
+			if len(c.Args) == 0 || !isContext(repo.pkg.TypesInfo.TypeOf(c.Args[0])) {
+				return true
+			}
+			use.ctx = c.Args[0]
+		}
+		wrapped[parent] = true
+		handles = append(handles, use)
+		return true
+	})
+
+	return func() error {
+		// the wrapper: guard its broker call (once per wrapper)
+		if !s.done[wrap.decl] {
+			uf, err := s.fileOf(wrap)
+			if err != nil {
+				return err
+			}
+			x := &extractor{info: wrap.pkg.TypesInfo, dec: uf.dec, body: wrap.decl.Body}
+			msgs, why := pub.messages(x, brokerCall)
+			if why != "" || len(msgs) != 1 {
+				if why == "" {
+					why = "the broker call sends several messages"
+				}
+				return errManual(why)
+			}
+			dc, ok := uf.dec.Dst.Nodes[brokerCall].(*dst.CallExpr)
+			if !ok {
+				return errManual("the broker call is not in the decorated file")
+			}
+			inner := dst.Clone(dc).(*dst.CallExpr)
+			guard := &dst.CallExpr{
+				Fun: &dst.Ident{Name: "Enqueue", Path: s.opts.OutboxPkg},
+				Args: []dst.Expr{
+					dst.NewIdent(wctx),
+					messageLit(s.opts.OutboxPkg, x.finish(msgs[0])),
+					&dst.FuncLit{
+						Type: ctxFuncType(wctx),
+						Body: &dst.BlockStmt{List: []dst.Stmt{&dst.ReturnStmt{Results: []dst.Expr{inner}}}},
+					},
+				},
+			}
+			replaceCall(uf, dc, guard)
+			s.done[wrap.decl] = true
+		}
+		// the repository: its handle joins the unit
+		if !s.done[repo.decl] || repo.decl == meet.decl {
+			uf, err := s.fileOf(repo)
+			if err != nil {
+				return err
+			}
+			for _, h := range handles {
+				dp, ok := uf.dec.Dst.Nodes[h.parent].(*dst.SelectorExpr)
+				if !ok {
+					return errManual("the write's handle is not in the decorated file")
+				}
+				var ctx dst.Expr = dst.NewIdent(rctx)
+				if h.ctx != nil {
+					dc, ok := uf.dec.Dst.Nodes[h.ctx].(dst.Expr)
+					if !ok {
+						return errManual("the write's context is not in the decorated file")
+					}
+					ctx = dst.Clone(dc).(dst.Expr)
+				}
+				dp.X = &dst.CallExpr{Fun: &dst.Ident{Name: acc, Path: s.opts.OutboxPkg}, Args: []dst.Expr{ctx, dp.X}}
+			}
+			s.done[repo.decl] = true
+		}
+		// the meeting function: its body runs in outbox.Run
+		if !s.done[meet.decl] || repo.decl == meet.decl {
+			uf, err := s.fileOf(meet)
+			if err != nil {
+				return err
+			}
+			dd, ok := uf.dec.Dst.Nodes[meet.decl].(*dst.FuncDecl)
+			if !ok {
+				return errManual("the function is not in the decorated file")
+			}
+			run := &dst.Ident{Name: "Run", Path: s.opts.OutboxPkg}
+			body := dd.Body.List
+			dd.Body.List = []dst.Stmt{&dst.ReturnStmt{Results: []dst.Expr{&dst.CallExpr{
+				Fun: run,
+				Args: []dst.Expr{dst.NewIdent(ctxName), &dst.FuncLit{
+					Type: ctxFuncType(ctxName),
+					Body: &dst.BlockStmt{List: body},
+				}},
+			}}}}
+			s.done[meet.decl] = true
+			uf.marks = append(uf.marks, run)
+			uf.replaced = append(uf.replaced, Replacement{Rule: f.Rule, Call: f.Publish.Name, Strategy: StrategyUnit,
+				Before: Position{File: f.Publish.Position.Filename, Line: f.Publish.Position.Line}})
+		}
+		return nil
+	}, ""
+}
+
+// ReasonAgain is the reason of a finding left because its file was rewritten
+// by another strategy in the same run: fix runs a second pass for it.
+const ReasonAgain = "the file is rewritten by another strategy in this run: run fix again for this one"
+
+// Again reports whether a second pass would rewrite more (ReasonAgain).
+func (r *Result) Again() bool {
+	for _, m := range r.Manual {
+		if m.Reason == ReasonAgain {
+			return true
+		}
+	}
+	return false
+}
+
+type errManual string
+
+func (e errManual) Error() string { return string(e) }
+
+// sameHandleMethod: a catalog write reached through an interface the
+// handle type implements is the same call for this purpose.
+func sameHandleMethod(fn *types.Func, name string) bool {
+	return strings.HasSuffix(name, ")."+fn.Name()) && strings.Contains(name, types.TypeString(fn.Signature().Recv().Type(), nil))
+}
+
+func hasGoStmt(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.GoStmt:
+			found = true
+		case *ast.FuncLit:
+			return false // a closure's goroutines are its own
+		}
+		return !found
+	})
+	return found
+}
+
+func ctxFuncType(name string) *dst.FuncType {
+	return &dst.FuncType{
+		Params:  &dst.FieldList{List: []*dst.Field{{Names: []*dst.Ident{dst.NewIdent(name)}, Type: &dst.Ident{Name: "Context", Path: "context"}}}},
+		Results: &dst.FieldList{List: []*dst.Field{{Type: dst.NewIdent("error")}}},
+	}
+}
+
+// accessorMethods are the methods the unit's handle types have (gorm: all).
+var accessorMethods = map[string]map[string]bool{
+	"SQL": {"ExecContext": true, "QueryContext": true, "QueryRowContext": true, "PrepareContext": true},
+	"Pgx": {"Exec": true, "Query": true, "QueryRow": true},
+}
+
+// handleObj is the variable or field a handle expression names.
+func handleObj(info *types.Info, e ast.Expr) types.Object {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.Uses[x]
+	case *ast.SelectorExpr:
+		return info.Uses[x.Sel]
+	}
+	return nil
+}
+
+// handleParent finds, down a call's receiver chain, the selector whose X is
+// the handle itself (not a call): r.db.ExecContext(...) -> r.db.ExecContext;
+// r.db.WithContext(ctx).Create(x) -> r.db.WithContext.
+func handleParent(call *ast.CallExpr) *ast.SelectorExpr {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	for ok {
+		inner, isCall := ast.Unparen(sel.X).(*ast.CallExpr)
+		if !isCall {
+			switch ast.Unparen(sel.X).(type) {
+			case *ast.SelectorExpr, *ast.Ident:
+				return sel
+			}
+			return nil
+		}
+		sel, ok = ast.Unparen(inner.Fun).(*ast.SelectorExpr)
+	}
+	return nil
+}
+
+// replaceCall puts repl where call is (the call keeps its decorations).
+func replaceCall(uf *unitFile, call, repl *dst.CallExpr) {
+	decs := call.Decs
+	*call = *repl
+	call.Decs = decs
+}
+
+// messageLit is outbox.Message{AggregateType: ..., ...} for one message.
+func messageLit(outboxPkg string, m message) *dst.CompositeLit {
+	elts := []dst.Expr{kv("AggregateType", m.aggType), kv("AggregateID", m.aggID), kv("EventType", m.eventType), kv("Payload", m.payload)}
+	if len(m.headers) > 0 {
+		var hs []dst.Expr
+		for _, h := range m.headers {
+			hs = append(hs, &dst.KeyValueExpr{Key: strLit(h.key), Value: h.value})
+		}
+		elts = append(elts, kv("Headers", &dst.CompositeLit{Type: &dst.MapType{Key: dst.NewIdent("string"), Value: dst.NewIdent("string")}, Elts: hs}))
+	}
+	for _, e := range elts {
+		e.Decorations().Before = dst.NewLine
+		e.Decorations().After = dst.NewLine
+	}
+	return &dst.CompositeLit{Type: &dst.Ident{Name: "Message", Path: outboxPkg}, Elts: elts}
+}
+
+// render prints an edited file and the lines of its Run calls.
+func (uf *unitFile) render(pkgPath, outboxPkg string) ([]byte, []int, error) {
+	print := func() ([]byte, error) {
+		restorer := decorator.NewRestorerWithImports(pkgPath, uf.resolver(outboxPkg))
+		af, err := restorer.FileRestorer().RestoreFile(uf.df)
+		if err != nil {
+			return nil, fmt.Errorf("restore %s: %w", uf.name, err)
+		}
+		var buf bytes.Buffer
+		if err := format.Node(&buf, restorer.Fset, af); err != nil {
+			return nil, fmt.Errorf("print %s: %w", uf.name, err)
+		}
+		return format.Source(buf.Bytes())
+	}
+	for i, m := range uf.marks {
+		m.Name = fmt.Sprintf("RunOBXMARK%dX", i)
+	}
+	marked, err := print()
+	for _, m := range uf.marks {
+		m.Name = "Run"
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := make([]int, len(uf.marks))
+	for n, text := range strings.Split(string(marked), "\n") {
+		for i := range uf.marks {
+			if strings.Contains(text, fmt.Sprintf("RunOBXMARK%dX", i)) {
+				lines[i] = n + 1
+			}
+		}
+	}
+	out, err := print()
+	return out, lines, err
+}
+
+// fixUnits runs the unit-of-work rewrite over the findings whose publish
+// goes through a wrapper, skipping files the per-function rewrite edits.
+func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Finding, busy map[string]bool, opts Options) error {
+	if !opts.Accessors["SQL"] && !opts.Accessors["Gorm"] && !opts.Accessors["Pgx"] {
+		for _, f := range findings {
+			res.manual(f, "the publish goes through "+shortName(f.Publish.Via[len(f.Publish.Via)-1])+", not a broker client in this function, and the outbox writer has no unit of work for this driver",
+				"give that publisher an outbox-backed implementation that calls outbox.Insert on the caller's transaction, or insert the outbox row here by hand")
+		}
+		return nil
+	}
+	s := newUnitSession(pkgs, opts)
+	var ok []dualwrite.Finding
+	for _, f := range findings {
+		apply, why := s.plan(f)
+		if why == "" {
+			for _, file := range []string{f.Publish.Position.Filename} {
+				if busy[file] {
+					why = ReasonAgain
+				}
+			}
+		}
+		if why != "" {
+			res.manual(f, why, "run the function in outbox.Run, write through outbox.SQL(ctx, db) in the repository, and guard the broker call in the publisher with outbox.Enqueue")
+			continue
+		}
+		if err := apply(); err != nil {
+			if m, isManual := err.(errManual); isManual {
+				res.manual(f, string(m), "")
+				continue
+			}
+			return err
+		}
+		ok = append(ok, f)
+	}
+	group := len(res.Files) + 1 // any id not used by another group
+	for _, file := range s.order {
+		uf := s.files[file]
+		if busy[uf.name] {
+			// edited by both: leave it to the per-function rewrite, drop the group
+			for _, f := range ok {
+				res.manual(f, ReasonAgain, "")
+			}
+			return nil
+		}
+	}
+	for _, file := range s.order {
+		uf := s.files[file]
+		before, err := os.ReadFile(uf.name)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", uf.name, err)
+		}
+		after, lines, err := uf.render(uf.pkg.PkgPath, opts.OutboxPkg)
+		if err != nil {
+			return err
+		}
+		edit := &FileEdit{Path: uf.name, PkgPath: uf.pkg.PkgPath, Before: before, After: after, Group: group}
+		for i, r := range uf.replaced {
+			r.After = Position{File: uf.name, Line: lines[i]}
+			edit.Replaced = append(edit.Replaced, r)
+		}
+		res.Files = append(res.Files, edit)
+	}
+	return nil
+}
+
+// resolver names the packages the restored file imports.
+func (uf *unitFile) resolver(outboxPkg string) mapResolver {
+	m := mapResolver{"context": "context"}
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		if _, ok := m[p.Path()]; ok && p.Path() != "context" {
+			return
+		}
+		m[p.Path()] = p.Name()
+		for _, ip := range p.Imports() {
+			walk(ip)
+		}
+	}
+	walk(uf.pkg.Types)
+	if _, ok := m[outboxPkg]; !ok {
+		m[outboxPkg] = outboxPkg[strings.LastIndex(outboxPkg, "/")+1:]
+	}
+	return m
+}
