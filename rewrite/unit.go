@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"go/ast"
 	"go/format"
+	"go/token"
 	"go/types"
 	"os"
 	"strings"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/decorator"
+	"github.com/dave/dst/dstutil"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -141,11 +143,17 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 		return nil, "the function holding the dual write is not among the loaded packages"
 	}
 	sig := meet.fn.Signature()
-	if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
-		return nil, "the function returns more than an error: its results would have to be carried out of outbox.Run"
+	nres := sig.Results().Len()
+	if nres == 0 || !types.Identical(sig.Results().At(nres-1).Type(), types.Universe.Lookup("error").Type()) {
+		return nil, "the function does not return an error last: outbox.Run's result has nowhere to go"
 	}
-	if sig.Results().At(0).Name() != "" {
-		return nil, "the function has a named result: naked returns cannot move into outbox.Run"
+	named := sig.Results().At(0).Name() != ""
+	if named {
+		for i := 0; i < nres; i++ {
+			if sig.Results().At(i).Name() == "_" {
+				return nil, "the function has a blank named result: its value cannot be carried out of outbox.Run"
+			}
+		}
 	}
 	ctxName := ctxParam(meet.pkg.TypesInfo, meet.decl.Type)
 	if ctxName == "" {
@@ -181,10 +189,19 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 		return nil, fmt.Sprintf("the publisher wrapper %s makes %d broker calls: guard them by hand with outbox.Enqueue", shortName(wrap.fn.FullName()), n)
 	}
 	pub, ok := publishers[f.Publish.Name]
-	if !ok || pub.messages == nil || len(pub.chain) > 0 {
+	if !ok || pub.messages == nil {
 		return nil, "the broker call " + shortName(f.Publish.Name) + " cannot be mapped to an outbox row here"
 	}
-	if t := wrap.pkg.TypesInfo.TypeOf(brokerCall); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
+	// The expression that yields the publish's error: the call, or the end
+	// of its result chain (XAdd(...).Err(), ProduceSync(...).FirstErr()).
+	guarded := ast.Expr(brokerCall)
+	if len(pub.chain) > 0 {
+		guarded = chainEnd(wrap.decl.Body, brokerCall, pub.chain)
+		if guarded == nil {
+			return nil, "the broker call's result is not checked through " + strings.Join(pub.chain, "/") + "(): guard it by hand with outbox.Enqueue"
+		}
+	}
+	if t := wrap.pkg.TypesInfo.TypeOf(guarded); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
 		return nil, "the broker call's result is more than an error (offsets, acks): its callers use it"
 	}
 	// the repository's write
@@ -285,7 +302,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 				}
 				return errManual(why)
 			}
-			dc, ok := uf.dec.Dst.Nodes[brokerCall].(*dst.CallExpr)
+			dc, ok := uf.dec.Dst.Nodes[guarded].(*dst.CallExpr)
 			if !ok {
 				return errManual("the broker call is not in the decorated file")
 			}
@@ -338,14 +355,18 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 				return errManual("the function is not in the decorated file")
 			}
 			run := &dst.Ident{Name: "Run", Path: s.opts.OutboxPkg}
-			body := dd.Body.List
-			dd.Body.List = []dst.Stmt{&dst.ReturnStmt{Results: []dst.Expr{&dst.CallExpr{
+			runCall := &dst.CallExpr{
 				Fun: run,
 				Args: []dst.Expr{dst.NewIdent(ctxName), &dst.FuncLit{
 					Type: ctxFuncType(ctxName),
-					Body: &dst.BlockStmt{List: body},
+					Body: &dst.BlockStmt{List: dd.Body.List},
 				}},
-			}}}}
+			}
+			if nres == 1 && !named {
+				dd.Body.List = []dst.Stmt{&dst.ReturnStmt{Results: []dst.Expr{runCall}}}
+			} else {
+				dd.Body.List = carryResults(meet, dd, runCall)
+			}
 			s.done[meet.decl] = true
 			uf.marks = append(uf.marks, run)
 			uf.replaced = append(uf.replaced, Replacement{Rule: f.Rule, Call: f.Publish.Name, Strategy: StrategyUnit,
@@ -367,6 +388,96 @@ func (r *Result) Again() bool {
 		}
 	}
 	return false
+}
+
+// carryResults wraps a body returning (T..., error) in outbox.Run: the
+// values go out through variables (the named results, or fresh ones), each
+// return inside becomes their assignment and `return err`, and the function
+// returns them after Run:
+//
+//	var out T
+//	err := outbox.Run(ctx, func(ctx context.Context) error { ...; out = v; return nil })
+//	return out, err
+func carryResults(meet funcDecl, dd *dst.FuncDecl, runCall *dst.CallExpr) []dst.Stmt {
+	used := map[string]bool{}
+	ast.Inspect(meet.decl, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			used[id.Name] = true
+		}
+		return true
+	})
+	fresh := func(base string) string {
+		name := base
+		for i := 2; used[name]; i++ {
+			name = fmt.Sprintf("%s%d", base, i)
+		}
+		used[name] = true
+		return name
+	}
+	var names []string
+	var typesOf []dst.Expr
+	named := false
+	for _, fld := range dd.Type.Results.List {
+		if len(fld.Names) == 0 {
+			names = append(names, "")
+			typesOf = append(typesOf, fld.Type)
+			continue
+		}
+		named = true
+		for _, n := range fld.Names {
+			names = append(names, n.Name)
+			typesOf = append(typesOf, fld.Type)
+		}
+	}
+	var decls []dst.Stmt
+	if !named {
+		for i := range names {
+			if i == len(names)-1 {
+				names[i] = fresh("err")
+			} else {
+				names[i] = fresh("out")
+			}
+			decls = append(decls, &dst.DeclStmt{Decl: &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{
+				&dst.ValueSpec{Names: []*dst.Ident{dst.NewIdent(names[i])}, Type: dst.Clone(typesOf[i]).(dst.Expr)}}}})
+		}
+	}
+	errName := names[len(names)-1]
+	lit := runCall.Args[1].(*dst.FuncLit)
+	dstutil.Apply(lit.Body, func(c *dstutil.Cursor) bool {
+		switch n := c.Node().(type) {
+		case *dst.FuncLit:
+			return n == lit // a nested closure's returns are its own
+		case *dst.ReturnStmt:
+			switch {
+			case len(n.Results) == 0: // naked: the named results hold the values
+				c.Replace(&dst.ReturnStmt{Results: []dst.Expr{dst.NewIdent(errName)}, Decs: n.Decs})
+			case len(n.Results) == len(names):
+				var lhs []dst.Expr
+				for _, nm := range names[:len(names)-1] {
+					lhs = append(lhs, dst.NewIdent(nm))
+				}
+				if len(lhs) > 0 {
+					c.InsertBefore(&dst.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: n.Results[:len(n.Results)-1]})
+				}
+				c.Replace(&dst.ReturnStmt{Results: []dst.Expr{n.Results[len(n.Results)-1]}, Decs: n.Decs})
+			case len(n.Results) == 1: // return f() with f returning all the values
+				var lhs []dst.Expr
+				for _, nm := range names {
+					lhs = append(lhs, dst.NewIdent(nm))
+				}
+				c.InsertBefore(&dst.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: n.Results})
+				c.Replace(&dst.ReturnStmt{Results: []dst.Expr{dst.NewIdent(errName)}, Decs: n.Decs})
+			}
+			return false
+		}
+		return true
+	}, nil)
+	var rets []dst.Expr
+	for _, nm := range names {
+		rets = append(rets, dst.NewIdent(nm))
+	}
+	out := append(decls, &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(errName)}, Tok: token.ASSIGN, Rhs: []dst.Expr{runCall}})
+	return append(out, &dst.ReturnStmt{Results: rets})
 }
 
 type errManual string
@@ -415,6 +526,28 @@ func handleObj(info *types.Info, e ast.Expr) types.Object {
 		return info.Uses[x.Sel]
 	}
 	return nil
+}
+
+// chainEnd finds the call that ends call's result chain (call.Err(),
+// call.FirstErr()) in body, nil when the result is used another way.
+func chainEnd(body *ast.BlockStmt, call *ast.CallExpr, chain []string) ast.Expr {
+	var end ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || end != nil {
+			return end == nil
+		}
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if ok && ast.Unparen(sel.X) == call {
+			for _, m := range chain {
+				if sel.Sel.Name == m {
+					end = c
+				}
+			}
+		}
+		return true
+	})
+	return end
 }
 
 // handleParent finds, down a call's receiver chain, the selector whose X is
