@@ -321,14 +321,15 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 // business row and the outbox row in one transaction (same xmin), an error or
 // a panic leaves neither, a swallowed inner error rolls the unit back, a unit
 // without a write publishes directly after success, OUTBOX_DIRECT=1 publishes
-// directly, and a second pool is ErrOtherDB.
+// directly, and a second pool is ErrOtherDB (database/sql, gorm, pgx, sqlx).
 func TestUnitOfWorkAgainstDatabases(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
 	t.Parallel()
 	type combo struct{ db, driver string }
-	combos := []combo{{"postgres", "database/sql"}, {"postgres", "gorm"}, {"postgres", "pgx"}, {"mysql", "database/sql"}, {"mysql", "gorm"}}
+	combos := []combo{{"postgres", "database/sql"}, {"postgres", "gorm"}, {"postgres", "pgx"}, {"postgres", "sqlx"},
+		{"mysql", "database/sql"}, {"mysql", "gorm"}, {"mysql", "sqlx"}}
 	tmplText, err := os.ReadFile("testdata/unittest.go.tmpl")
 	if err != nil {
 		t.Fatal(err)

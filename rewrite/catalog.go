@@ -53,6 +53,8 @@ var publishers = map[string]publisher{
 	"(github.com/redis/go-redis/v9.StreamCmdable).XAdd":     {messages: redisXAdd, chain: []string{"Err", "Result"}},
 	"(github.com/go-redis/redis/v8.Cmdable).Publish":        {messages: redisPublish, chain: []string{"Err", "Result"}},
 	"(github.com/go-redis/redis/v8.Cmdable).XAdd":           {messages: redisXAdd, chain: []string{"Err", "Result"}},
+	"(github.com/go-redis/redis/v8.cmdable).Publish":        {messages: redisPublish, chain: []string{"Err", "Result"}},
+	"(github.com/go-redis/redis/v8.cmdable).XAdd":           {messages: redisXAdd, chain: []string{"Err", "Result"}},
 	"(github.com/redis/go-redis/v9.cmdable).XAdd":           {messages: redisXAdd, chain: []string{"Err", "Result"}},
 }
 

@@ -197,7 +197,7 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 		// the writer package exists: its unit of work says which handles it serves
 		opts.Accessors = map[string]bool{}
 		if _, ok := opts.outboxTypes.Scope().Lookup("Run").(*types.Func); ok {
-			for _, a := range []string{"SQL", "Gorm", "Pgx"} {
+			for _, a := range []string{"SQL", "Gorm", "Pgx", "Sqlx"} {
 				_, ok := opts.outboxTypes.Scope().Lookup(a).(*types.Func)
 				opts.Accessors[a] = ok
 			}

@@ -93,6 +93,10 @@ func (s *unitSession) accessor(t types.Type) string {
 		if s.opts.Accessors["Pgx"] {
 			return "Pgx"
 		}
+	case "github.com/jmoiron/sqlx.DB":
+		if s.opts.Accessors["Sqlx"] {
+			return "Sqlx"
+		}
 	}
 	return ""
 }
@@ -237,6 +241,10 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 		a := s.accessor(t)
 		if a == "" {
 			why = "the write's handle (" + types.TypeString(t, nil) + ") has no unit-of-work accessor in the generated writer"
+			return false
+		}
+		if ms := accessorMethods[a]; ms != nil && !ms[parent.Sel.Name] {
+			why = "the write " + parent.Sel.Name + " is not a method of the unit's " + a + " handle (use its context form)"
 			return false
 		}
 		use := handleUse{parent: parent}
@@ -515,6 +523,8 @@ func ctxFuncType(name string) *dst.FuncType {
 var accessorMethods = map[string]map[string]bool{
 	"SQL": {"ExecContext": true, "QueryContext": true, "QueryRowContext": true, "PrepareContext": true},
 	"Pgx": {"Exec": true, "Query": true, "QueryRow": true},
+	"Sqlx": {"ExecContext": true, "QueryContext": true, "QueryxContext": true, "QueryRowxContext": true, "GetContext": true,
+		"SelectContext": true, "NamedExecContext": true, "NamedQueryContext": true, "Rebind": true},
 }
 
 // handleObj is the variable or field a handle expression names.
@@ -632,7 +642,7 @@ func (uf *unitFile) render(pkgPath, outboxPkg string) ([]byte, []int, error) {
 // fixUnits runs the unit-of-work rewrite over the findings whose publish
 // goes through a wrapper, skipping files the per-function rewrite edits.
 func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Finding, busy map[string]bool, opts Options) error {
-	if !opts.Accessors["SQL"] && !opts.Accessors["Gorm"] && !opts.Accessors["Pgx"] {
+	if !opts.Accessors["SQL"] && !opts.Accessors["Gorm"] && !opts.Accessors["Pgx"] && !opts.Accessors["Sqlx"] {
 		for _, f := range findings {
 			res.manual(f, "the publish goes through "+shortName(f.Publish.Via[len(f.Publish.Via)-1])+", not a broker client in this function, and the outbox writer has no unit of work for this driver",
 				"give that publisher an outbox-backed implementation that calls outbox.Insert on the caller's transaction, or insert the outbox row here by hand")

@@ -53,7 +53,7 @@ func unitRole(fn *types.Func) string {
 		if sig.Params().Len() == 3 {
 			return "enqueue"
 		}
-	case "SQL", "Gorm", "Pgx":
+	case "SQL", "Gorm", "Pgx", "Sqlx":
 		if sig.Params().Len() == 2 && sig.Results().Len() == 1 {
 			return "accessor"
 		}

@@ -218,6 +218,8 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 				ropts.Accessors["SQL"], ropts.Accessors["Gorm"] = true, true
 			case "pgx":
 				ropts.Accessors["Pgx"] = cs.Config.PgxPool
+			case "sqlx":
+				ropts.Accessors["Sqlx"] = true
 			}
 		}
 	}
