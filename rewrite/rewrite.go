@@ -398,6 +398,7 @@ func fixFile(res *Result, locs []*located, opts Options) error {
 	render := func() ([]byte, error) {
 		restorer := decorator.NewRestorerWithImports(pkg.PkgPath, fr.resolver())
 		rf := restorer.FileRestorer()
+		keepAliases(rf, file)
 		if fr.outboxAlias != "" {
 			rf.Alias[opts.OutboxPkg] = fr.outboxAlias
 		}

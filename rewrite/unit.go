@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/dave/dst"
@@ -48,6 +49,9 @@ type unitSession struct {
 	files map[*ast.File]*unitFile
 	order []*ast.File
 	done  map[*ast.FuncDecl]bool // wrappers guarded, repositories joined, functions wrapped
+	// touched lists, per rewritten finding, the files it edits: files
+	// linked through findings compile together or are dropped together.
+	touched [][]*ast.File
 }
 
 type funcDecl struct {
@@ -296,6 +300,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	})
 
 	return func() error {
+		s.touched = append(s.touched, []*ast.File{wrap.file, repo.file, meet.file})
 		// the wrapper: guard its broker call (once per wrapper)
 		if !s.done[wrap.decl] {
 			uf, err := s.fileOf(wrap)
@@ -403,9 +408,10 @@ func (r *Result) Again() bool {
 // return inside becomes their assignment and `return err`, and the function
 // returns them after Run:
 //
-//	var out T
-//	err := outbox.Run(ctx, func(ctx context.Context) error { ...; out = v; return nil })
-//	return out, err
+//	func f(ctx context.Context) (out T, err error) {
+//		err = outbox.Run(ctx, func(ctx context.Context) error { ...; out = v; return nil })
+//		return out, err
+//	}
 func carryResults(meet funcDecl, dd *dst.FuncDecl, runCall *dst.CallExpr) []dst.Stmt {
 	used := map[string]bool{}
 	ast.Inspect(meet.decl, func(n ast.Node) bool {
@@ -423,30 +429,28 @@ func carryResults(meet funcDecl, dd *dst.FuncDecl, runCall *dst.CallExpr) []dst.
 		return name
 	}
 	var names []string
-	var typesOf []dst.Expr
 	named := false
 	for _, fld := range dd.Type.Results.List {
 		if len(fld.Names) == 0 {
 			names = append(names, "")
-			typesOf = append(typesOf, fld.Type)
 			continue
 		}
 		named = true
 		for _, n := range fld.Names {
 			names = append(names, n.Name)
-			typesOf = append(typesOf, fld.Type)
 		}
 	}
-	var decls []dst.Stmt
 	if !named {
-		for i := range names {
+		// Name the results in the signature: its types resolve outside the
+		// body, where a parameter cannot shadow their package (clients
+		// ...clients.Client).
+		for i, fld := range dd.Type.Results.List {
 			if i == len(names)-1 {
 				names[i] = fresh("err")
 			} else {
 				names[i] = fresh("out")
 			}
-			decls = append(decls, &dst.DeclStmt{Decl: &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{
-				&dst.ValueSpec{Names: []*dst.Ident{dst.NewIdent(names[i])}, Type: dst.Clone(typesOf[i]).(dst.Expr)}}}})
+			fld.Names = []*dst.Ident{dst.NewIdent(names[i])}
 		}
 	}
 	errName := names[len(names)-1]
@@ -484,8 +488,8 @@ func carryResults(meet funcDecl, dd *dst.FuncDecl, runCall *dst.CallExpr) []dst.
 	for _, nm := range names {
 		rets = append(rets, dst.NewIdent(nm))
 	}
-	out := append(decls, &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(errName)}, Tok: token.ASSIGN, Rhs: []dst.Expr{runCall}})
-	return append(out, &dst.ReturnStmt{Results: rets})
+	return []dst.Stmt{&dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(errName)}, Tok: token.ASSIGN, Rhs: []dst.Expr{runCall}},
+		&dst.ReturnStmt{Results: rets}}
 }
 
 type errManual string
@@ -607,7 +611,9 @@ func messageLit(outboxPkg string, m message) *dst.CompositeLit {
 func (uf *unitFile) render(pkgPath, outboxPkg string) ([]byte, []int, error) {
 	print := func() ([]byte, error) {
 		restorer := decorator.NewRestorerWithImports(pkgPath, uf.resolver(outboxPkg))
-		af, err := restorer.FileRestorer().RestoreFile(uf.df)
+		rf := restorer.FileRestorer()
+		keepAliases(rf, uf.file)
+		af, err := rf.RestoreFile(uf.df)
 		if err != nil {
 			return nil, fmt.Errorf("restore %s: %w", uf.name, err)
 		}
@@ -673,7 +679,30 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 		}
 		ok = append(ok, f)
 	}
-	group := len(res.Files) + 1 // any id not used by another group
+	// groups: the files linked through rewritten findings (union-find)
+	parent := map[*ast.File]*ast.File{}
+	var find func(f *ast.File) *ast.File
+	find = func(f *ast.File) *ast.File {
+		if p, ok := parent[f]; ok && p != f {
+			r := find(p)
+			parent[f] = r
+			return r
+		}
+		parent[f] = f
+		return f
+	}
+	for _, fs := range s.touched {
+		for _, f := range fs[1:] {
+			parent[find(f)] = find(fs[0])
+		}
+	}
+	groupOf := map[*ast.File]int{}
+	next := 1
+	for _, e := range res.Files {
+		if e.Group >= next {
+			next = e.Group + 1
+		}
+	}
 	for _, file := range s.order {
 		uf := s.files[file]
 		if busy[uf.name] {
@@ -694,7 +723,12 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 		if err != nil {
 			return err
 		}
-		edit := &FileEdit{Path: uf.name, PkgPath: uf.pkg.PkgPath, Before: before, After: after, Group: group}
+		root := find(file)
+		if groupOf[root] == 0 {
+			groupOf[root] = next
+			next++
+		}
+		edit := &FileEdit{Path: uf.name, PkgPath: uf.pkg.PkgPath, Before: before, After: after, Group: groupOf[root]}
 		for i, r := range uf.replaced {
 			r.After = Position{File: uf.name, Line: lines[i]}
 			edit.Replaced = append(edit.Replaced, r)
@@ -722,4 +756,18 @@ func (uf *unitFile) resolver(outboxPkg string) mapResolver {
 		m[outboxPkg] = outboxPkg[strings.LastIndex(outboxPkg, "/")+1:]
 	}
 	return m
+}
+
+// keepAliases keeps the file's own import names (mgclients "…/clients"):
+// the restorer would otherwise name each import by its package name, which
+// a local variable of that name may shadow.
+func keepAliases(rf *decorator.FileRestorer, file *ast.File) {
+	for _, imp := range file.Imports {
+		if imp.Name == nil || imp.Name.Name == "_" || imp.Name.Name == "." {
+			continue
+		}
+		if p, err := strconv.Unquote(imp.Path.Value); err == nil {
+			rf.Alias[p] = imp.Name.Name
+		}
+	}
 }
