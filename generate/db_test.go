@@ -125,6 +125,17 @@ func openDB(t *testing.T, db string) (conn any, dsn string, closeConn func()) {
 	}
 }
 
+// migratedDB is a fresh database of cfg.DB with cfg's outbox migration
+// applied; it returns its DSN.
+func migratedDB(t *testing.T, cfg templates.Config) string {
+	t.Helper()
+	conn, dsn, closeConn := openDB(t, cfg.DB)
+	defer closeConn()
+	up, _ := migrationSQL(t, cfg)
+	execScript(t, cfg.DB, conn, up)
+	return dsn
+}
+
 // TestMigrationsUpDownUp applies every migration format's outbox migration
 // to the real PostgreSQL and MariaDB: up, down, up, and down again to leave
 // room for the next format.
@@ -228,10 +239,7 @@ func TestWriterAndInboxAgainstDatabases(t *testing.T) {
 	for _, c := range combos {
 		name := nonWord.ReplaceAllString(fmt.Sprintf("%s_%s_%s", c.db, c.driver, c.relay), "")
 		cfg := templates.Config{Module: mod + "/" + name, DB: c.db, Driver: c.driver, Relay: c.relay, Broker: "nats"}
-		conn, dsn, closeConn := openDB(t, c.db)
-		up, _ := migrationSQL(t, templates.Config{Module: cfg.Module, DB: c.db, Migrations: "sql", Relay: c.relay, Notify: "off"})
-		execScript(t, c.db, conn, up)
-		closeConn()
+		dsn := migratedDB(t, templates.Config{Module: cfg.Module, DB: c.db, Migrations: "sql", Relay: c.relay, Notify: "off"})
 		rendered, err := templates.Render(cfg, "outbox", "inbox")
 		if err != nil {
 			t.Fatal(err)
@@ -293,10 +301,7 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	for _, broker := range []string{"jetstream", "amqp091", "redis", "franz-go", "pubsub"} {
 		name := strings.ReplaceAll(broker, "-", "")
 		cfg := templates.Config{Module: mod + "/" + name, DB: "postgres", Driver: "database/sql", Broker: broker}
-		conn, dsn, closeConn := openDB(t, "postgres")
-		up, _ := migrationSQL(t, templates.Config{Module: cfg.Module, DB: "postgres", Migrations: "sql", Notify: "off"})
-		execScript(t, "postgres", conn, up)
-		closeConn()
+		dsn := migratedDB(t, templates.Config{Module: cfg.Module, DB: "postgres", Migrations: "sql", Notify: "off"})
 		rendered, err := templates.Render(cfg, "inbox")
 		if err != nil {
 			t.Fatal(err)
@@ -342,10 +347,7 @@ func TestUnitOfWorkAgainstDatabases(t *testing.T) {
 	for _, c := range combos {
 		name := nonWord.ReplaceAllString(c.db+"_"+c.driver, "")
 		cfg := templates.Config{Module: mod + "/" + name, DB: c.db, Driver: c.driver, Drivers: []string{"database/sql"}, Broker: "nats", PgxPool: true}
-		conn, dsn, closeConn := openDB(t, c.db)
-		up, _ := migrationSQL(t, templates.Config{Module: cfg.Module, DB: c.db, Migrations: "sql", Notify: "off"})
-		execScript(t, c.db, conn, up)
-		closeConn()
+		dsn := migratedDB(t, templates.Config{Module: cfg.Module, DB: c.db, Migrations: "sql", Notify: "off"})
 		rendered, err := templates.Render(cfg, "outbox")
 		if err != nil {
 			t.Fatal(err)

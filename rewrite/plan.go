@@ -85,6 +85,12 @@ func newFileRewriter(pkg *packages.Package, file *ast.File, dec *decorator.Decor
 // resolver names every package the restored file may reference: the real
 // names of loaded imports (kafka-go is kafka, pgx/v5 is pgx), never guesses.
 func (fr *fileRewriter) resolver() mapResolver {
+	return importNames(fr.pkg.Types, fr.opts.OutboxPkg, fr.outboxName)
+}
+
+// importNames maps every package pkg reaches to its name, and the outbox
+// writer's path to outboxName (it may not be loaded yet).
+func importNames(pkg *types.Package, outboxPkg, outboxName string) mapResolver {
 	m := mapResolver{"context": "context", "fmt": "fmt"}
 	var walk func(p *types.Package)
 	walk = func(p *types.Package) {
@@ -96,8 +102,8 @@ func (fr *fileRewriter) resolver() mapResolver {
 			walk(ip)
 		}
 	}
-	walk(fr.pkg.Types)
-	m[fr.opts.OutboxPkg] = fr.outboxName
+	walk(pkg)
+	m[outboxPkg] = outboxName
 	return m
 }
 

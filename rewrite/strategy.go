@@ -497,39 +497,13 @@ func (fr *fileRewriter) insertStmts(u *unit, at ast.Node, txExpr dst.Expr, txTyp
 	var stmts []dst.Stmt
 	var calls []*dst.CallExpr
 	for _, m := range u.msgs {
-		elts := []dst.Expr{
-			kv("AggregateType", m.aggType),
-			kv("AggregateID", m.aggID),
-			kv("EventType", m.eventType),
-			kv("Payload", m.payload),
-		}
-		if len(m.headers) > 0 {
-			var hs []dst.Expr
-			for _, h := range m.headers {
-				e := &dst.KeyValueExpr{Key: strLit(h.key), Value: h.value}
-				e.Decs.Before = dst.NewLine
-				e.Decs.After = dst.NewLine
-				hs = append(hs, e)
-			}
-			elts = append(elts, kv("Headers", &dst.CompositeLit{
-				Type: &dst.MapType{Key: dst.NewIdent("string"), Value: dst.NewIdent("string")},
-				Elts: hs,
-			}))
-		}
-		for _, e := range elts {
-			e.Decorations().Before = dst.NewLine
-			e.Decorations().After = dst.NewLine
-		}
 		tx := dst.Clone(txExpr).(dst.Expr)
 		if insertFn == "Insert" {
 			tx = fr.adaptTx(tx, txType)
 		}
 		call := &dst.CallExpr{
-			Fun: &dst.Ident{Name: insertFn, Path: fr.opts.OutboxPkg},
-			Args: []dst.Expr{fr.ctxExpr(u, at), tx, &dst.CompositeLit{
-				Type: &dst.Ident{Name: "Message", Path: fr.opts.OutboxPkg},
-				Elts: elts,
-			}},
+			Fun:  &dst.Ident{Name: insertFn, Path: fr.opts.OutboxPkg},
+			Args: []dst.Expr{fr.ctxExpr(u, at), tx, messageLit(fr.opts.OutboxPkg, m)},
 		}
 		stmts = append(stmts, errCheck(call, zeros))
 		calls = append(calls, call)

@@ -331,7 +331,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 					},
 				},
 			}
-			replaceCall(uf, dc, guard)
+			replaceCall(dc, guard)
 			s.done[wrap.decl] = true
 		}
 		// the repository: its handle joins the unit
@@ -584,19 +584,23 @@ func handleParent(call *ast.CallExpr) *ast.SelectorExpr {
 }
 
 // replaceCall puts repl where call is (the call keeps its decorations).
-func replaceCall(uf *unitFile, call, repl *dst.CallExpr) {
+func replaceCall(call, repl *dst.CallExpr) {
 	decs := call.Decs
 	*call = *repl
 	call.Decs = decs
 }
 
-// messageLit is outbox.Message{AggregateType: ..., ...} for one message.
+// messageLit is outbox.Message{AggregateType: ..., ...} for one message,
+// a field a line (the in-function strategies and the unit-of-work guard).
 func messageLit(outboxPkg string, m message) *dst.CompositeLit {
 	elts := []dst.Expr{kv("AggregateType", m.aggType), kv("AggregateID", m.aggID), kv("EventType", m.eventType), kv("Payload", m.payload)}
 	if len(m.headers) > 0 {
 		var hs []dst.Expr
 		for _, h := range m.headers {
-			hs = append(hs, &dst.KeyValueExpr{Key: strLit(h.key), Value: h.value})
+			e := &dst.KeyValueExpr{Key: strLit(h.key), Value: h.value}
+			e.Decs.Before = dst.NewLine
+			e.Decs.After = dst.NewLine
+			hs = append(hs, e)
 		}
 		elts = append(elts, kv("Headers", &dst.CompositeLit{Type: &dst.MapType{Key: dst.NewIdent("string"), Value: dst.NewIdent("string")}, Elts: hs}))
 	}
@@ -740,22 +744,7 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 
 // resolver names the packages the restored file imports.
 func (uf *unitFile) resolver(outboxPkg string) mapResolver {
-	m := mapResolver{"context": "context"}
-	var walk func(p *types.Package)
-	walk = func(p *types.Package) {
-		if _, ok := m[p.Path()]; ok && p.Path() != "context" {
-			return
-		}
-		m[p.Path()] = p.Name()
-		for _, ip := range p.Imports() {
-			walk(ip)
-		}
-	}
-	walk(uf.pkg.Types)
-	if _, ok := m[outboxPkg]; !ok {
-		m[outboxPkg] = outboxPkg[strings.LastIndex(outboxPkg, "/")+1:]
-	}
-	return m
+	return importNames(uf.pkg.Types, outboxPkg, outboxPkg[strings.LastIndex(outboxPkg, "/")+1:])
 }
 
 // keepAliases keeps the file's own import names (mgclients "…/clients"):
