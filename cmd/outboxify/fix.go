@@ -233,6 +233,22 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		}
 	}
 
+	// What fix is about to write is built as a whole first (the module
+	// with the change as an overlay; the relay module apart): a change
+	// that adds a build error is not written, and --diff says so too.
+	genNow := cs != nil && cs.Pending(false) && (len(res.Files) > 0 || !p.noGenerate)
+	gcs := cs
+	if !genNow {
+		gcs = nil
+	}
+	chg, err := planChange(root, gcs, res)
+	if err != nil {
+		return withCode(exitError, err)
+	}
+	if err := chg.baseline(); err != nil {
+		return withCode(exitError, err)
+	}
+
 	if p.diff {
 		res.UnmovedLines() // nothing is written: lines as they are on disk
 		if err := rewrite.Diff(stdout, prog.Dir, res); err != nil {
@@ -241,20 +257,22 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		if cs != nil {
 			fmt.Fprint(stdout, generate.Diff(cs))
 		}
+		if len(chg.vendorGaps) > 0 {
+			fmt.Fprintf(stdout, "go mod vendor (vendor/ lacks %s, which the generated code imports)\n", strings.Join(chg.vendorGaps, ", "))
+		}
 		rewrite.Text(stderr, prog.Dir, res)
+		if err := chg.check(stderr); err != nil {
+			return withCode(exitError, fmt.Errorf("this diff is not safe to apply: %w", err))
+		}
 		if len(res.Manual) > 0 {
 			return withCode(exitFindings, nil)
 		}
 		return nil
 	}
 
-	// A module that built before fix builds after it, or fix changes
-	// nothing: everything it writes is put back (go.mod and go.sum with it).
-	builtBefore := buildModule(root) == nil
 	undo := snapshotFix(root, orig, cs, res)
-
 	var generated, removed []string
-	if cs != nil && cs.Pending(false) && (len(res.Files) > 0 || !p.noGenerate) {
+	if genNow {
 		if len(cs.Conflicts()) == 0 {
 			if err := requireImports(root, cs, orig, p.allowUpgrade, stderr); err != nil {
 				return withCode(exitError, err)
@@ -268,7 +286,17 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 				removed = append(removed, ch.Path)
 			}
 		}
+	}
+	if err := chg.check(stderr); err != nil {
+		undo.restore() // go.mod and go.sum, if --allow-upgrade changed them
+		return withCode(exitError, fmt.Errorf("fix changed nothing (go.mod, go.sum and every file are as they were): %w", err))
+	}
+	if len(chg.vendorGaps) > 0 {
+		orig.restore(root) // building with -mod=mod may have touched go.sum
+	}
+	if genNow {
 		if err := cs.Apply(false); err != nil {
+			undo.restore()
 			return withCode(exitError, fmt.Errorf("generate: %w (nothing written)", err))
 		}
 	}
@@ -280,11 +308,12 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		undo.restore()
 		return withCode(exitError, err)
 	}
-	if builtBefore {
-		if err := buildModule(root); err != nil {
+	if len(chg.vendorGaps) > 0 {
+		if err := revendor(root, chg.before); err != nil {
 			undo.restore()
-			return withCode(exitError, fmt.Errorf("the module built before fix and would not build after it, so fix changed nothing (go.mod, go.sum and every file are as they were): %w", err))
+			return withCode(exitError, fmt.Errorf("fix changed nothing (go.mod, go.sum, vendor/ and every file are as they were): %w", err))
 		}
+		fmt.Fprintf(stderr, "go mod vendor (vendor/ lacked %s)\n", strings.Join(chg.vendorGaps, ", "))
 	}
 
 	if p.pass == 0 && !p.diff && res.Again() && len(res.Files) > 0 {
@@ -630,22 +659,6 @@ func (m modFiles) restore(root string) {
 	} else {
 		_ = os.Remove(filepath.Join(root, "go.sum"))
 	}
-}
-
-// buildModule runs go build ./... in the module (the user's environment:
-// GOFLAGS, vendor/, go.work), returning the build's output as the error.
-func buildModule(root string) error {
-	cmd := exec.Command("go", "build", "./...")
-	cmd.Dir = root
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		const max = 2000
-		if len(out) > max {
-			out = append(out[:max], "..."...)
-		}
-		return fmt.Errorf("go build ./...: %w\n%s", err, out)
-	}
-	return nil
 }
 
 // fixUndo holds what fix may write, as it was before: files with their

@@ -77,17 +77,55 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 	c := cs.Config
 	fmt.Fprintf(info, "generating: db=%s driver=%s broker=%s migrations=%s (%s, version %s) relay=%s notify=%s\n",
 		c.DB, c.Driver, c.Broker, c.Migrations, c.MigrationsDir, c.MigrationVersion, c.Relay, c.Notify)
+	pending := cs.Pending(force)
+	// What generate is about to write is built first (the module with the
+	// files as an overlay; the relay module apart). A change that breaks
+	// the build is not written, unless the only cause is requirements the
+	// user must add (then the files are written and the exit status says
+	// the module needs them).
+	missing, _ := cs.MissingRequirements()
+	var chg *change
+	if pending {
+		if chg, err = planChange(cs.Root, cs, nil); err != nil {
+			return withCode(exitError, err)
+		}
+		if err := chg.baseline(); err != nil {
+			return withCode(exitError, err)
+		}
+	}
+	var code error
+	verify := func() error {
+		if chg == nil {
+			return nil
+		}
+		err := chg.check(stderr)
+		if err == nil {
+			return nil
+		}
+		if len(missing) > 0 {
+			// The files stay (the user asked for them); the module builds once
+			// the requirements are added: not done, so not exit 0.
+			code = withCode(exitFindings, fmt.Errorf("the module does not build until the generated code's requirements are added: go get %s", strings.Join(missing, " ")))
+			return nil
+		}
+		return err
+	}
 	if diff {
 		fmt.Fprint(stdout, generate.Diff(cs))
-		return nil
+		if chg != nil && len(chg.vendorGaps) > 0 {
+			fmt.Fprintf(stdout, "go mod vendor (vendor/ lacks %s, which the generated code imports)\n", strings.Join(chg.vendorGaps, ", "))
+		}
+		if err := verify(); err != nil {
+			return withCode(exitError, fmt.Errorf("this diff is not safe to apply: %w", err))
+		}
+		return code
 	}
 	fmt.Fprint(info, cs.Summary())
-	pending := cs.Pending(force)
-	// A module that built before generate still builds after it, or
-	// generate says what it needs (exit 1) or puts everything back (exit 2).
-	builtBefore := pending && buildModule(cs.Root) == nil
+	if err := verify(); err != nil {
+		return withCode(exitError, fmt.Errorf("generate changed nothing: %w", err))
+	}
 	var undo *fixUndo
-	if builtBefore {
+	if chg != nil {
 		undo = snapshotFix(cs.Root, readModFiles(cs.Root), cs, &rewrite.Result{})
 	}
 	// With nothing pending Apply still records unchanged files in the
@@ -104,21 +142,15 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 		return nil
 	}
 	fmt.Fprintf(info, "wrote the files above under %s\n", cs.Root)
-	missing, _ := cs.MissingRequirements()
 	if len(missing) > 0 {
 		fmt.Fprintf(info, "the generated code imports packages go.mod does not require yet; run:\n  go get %s\n", strings.Join(missing, " "))
 	}
-	var code error
-	if builtBefore {
-		if err := buildModule(cs.Root); err != nil {
-			if len(missing) == 0 {
-				undo.restore()
-				return withCode(exitError, fmt.Errorf("the module built before generate and would not build after it, so generate changed nothing: %w", err))
-			}
-			// The files stay (the user asked for them); the module builds once
-			// the requirements are added: not done, so not exit 0.
-			code = withCode(exitFindings, fmt.Errorf("the module does not build until the generated code's requirements are added: go get %s", strings.Join(missing, " ")))
+	if code == nil && len(chg.vendorGaps) > 0 {
+		if err := revendor(cs.Root, chg.before); err != nil {
+			undo.restore()
+			return withCode(exitError, fmt.Errorf("generate changed nothing (vendor/ and every file are as they were): %w", err))
 		}
+		fmt.Fprintf(info, "go mod vendor (vendor/ lacked %s)\n", strings.Join(chg.vendorGaps, ", "))
 	}
 	// End with the migration's output contract, as fix does; it informs and
 	// does not change the exit status.
