@@ -2,7 +2,12 @@ package rewrite
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/outboxify/outboxify/analyzer/catalog"
 )
 
 // publisher tells how one publish API's arguments map onto an outbox row.
@@ -58,18 +63,15 @@ var publishers = map[string]publisher{
 	"(github.com/redis/go-redis/v9.cmdable).XAdd":           {messages: redisXAdd, chain: []string{"Err", "Result"}},
 }
 
-// txClient is one database client's transaction idiom.
+// txClient is one database client's transaction idiom: how a write moves
+// onto a transaction. What a write is, is the analyzer's catalog's to say
+// (catalogWrite), so scan and fix agree on it.
 type txClient struct {
 	name string
 	// handles are the types (types.TypeString) a transaction is opened on.
 	handles []string
 	// txTypes are the types of its transaction handle.
 	txTypes []string
-	// writes are the handle methods that write and exist on the transaction
-	// with the same signature, so moving them is a receiver swap.
-	writes map[string]bool
-	// queries are read methods that write when their SQL is DML.
-	queries map[string]bool
 	// begin is the method opening a transaction and whether it takes ctx
 	// (and, for database/sql, nil options).
 	begin       string
@@ -83,8 +85,6 @@ var txClients = []*txClient{
 		name:      "database/sql",
 		handles:   []string{"*database/sql.DB", "*database/sql.Conn"},
 		txTypes:   []string{"*database/sql.Tx"},
-		writes:    set("Exec", "ExecContext"),
-		queries:   set("Query", "QueryContext", "QueryRow", "QueryRowContext"),
 		begin:     "BeginTx",
 		beginCtx:  true,
 		beginOpts: true,
@@ -93,8 +93,6 @@ var txClients = []*txClient{
 		name:        "pgx",
 		handles:     []string{"*github.com/jackc/pgx/v5/pgxpool.Pool", "*github.com/jackc/pgx/v5.Conn", "*github.com/jackc/pgx/v4/pgxpool.Pool", "*github.com/jackc/pgx/v4.Conn"},
 		txTypes:     []string{"github.com/jackc/pgx/v5.Tx", "github.com/jackc/pgx/v4.Tx"},
-		writes:      set("Exec", "SendBatch", "CopyFrom"),
-		queries:     set("Query", "QueryRow"),
 		begin:       "Begin",
 		beginCtx:    true,
 		rollbackCtx: true,
@@ -103,17 +101,90 @@ var txClients = []*txClient{
 		name:    "sqlx",
 		handles: []string{"*github.com/jmoiron/sqlx.DB"},
 		txTypes: []string{"*github.com/jmoiron/sqlx.Tx"},
-		writes:  set("Exec", "ExecContext", "NamedExec", "NamedExecContext", "MustExec", "MustExecContext"),
-		queries: set("Query", "QueryContext", "QueryRow", "QueryRowContext", "QueryRowx", "QueryRowxContext", "Queryx", "QueryxContext", "Get", "GetContext", "Select", "SelectContext"),
 		begin:   "Beginx",
 	},
 	{
 		name:    "gorm",
 		handles: []string{"*gorm.io/gorm.DB"},
 		txTypes: []string{"*gorm.io/gorm.DB"},
-		writes:  set("Create", "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete", "Exec", "FirstOrCreate"),
 		begin:   "Transaction",
 	},
+}
+
+// catalogWrite reports whether call, a method call on a handle of client c,
+// writes by the analyzer's catalog (a Write row, or a Query row whose SQL
+// text is DML), and whether c's transaction has the same method with the
+// same signature, so moving the write onto it is a receiver swap.
+func catalogWrite(info *types.Info, c *txClient, call *ast.CallExpr, sel *ast.SelectorExpr) (write, movable bool) {
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	if !ok {
+		return false, false
+	}
+	e := catalog.Default().Match(fn)
+	if e == nil || e.Store != catalog.SQL {
+		return false, false
+	}
+	switch e.Kind {
+	case catalog.Write:
+	case catalog.Query:
+		if !dmlArg(info, call, e.SQL) {
+			return false, false
+		}
+	default:
+		return false, false
+	}
+	tx := c.txType(info.TypeOf(sel.X))
+	if tx == nil {
+		return true, false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(tx, true, fn.Pkg(), fn.Name())
+	m, ok := obj.(*types.Func)
+	return true, ok && types.Identical(m.Type(), fn.Type())
+}
+
+// dmlArg reports whether argument i of call (any argument when i is
+// catalog.NoArg) is constant SQL text that writes.
+func dmlArg(info *types.Info, call *ast.CallExpr, i int) bool {
+	for j, a := range call.Args {
+		if i != catalog.NoArg && j != i {
+			continue
+		}
+		tv, ok := info.Types[a]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+			continue
+		}
+		return catalog.ClassifySQL(constant.StringVal(tv.Value)) == catalog.SQLDML
+	}
+	return false
+}
+
+// txType finds c's transaction type among the packages the handle's
+// package sees (its own and its imports: pgxpool.Pool's is pgx.Tx).
+func (c *txClient) txType(handle types.Type) types.Type {
+	if p, ok := handle.(*types.Pointer); ok {
+		handle = p.Elem()
+	}
+	n, ok := handle.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return nil
+	}
+	pkgs := append([]*types.Package{n.Obj().Pkg()}, n.Obj().Pkg().Imports()...)
+	for _, want := range c.txTypes {
+		full := strings.TrimPrefix(want, "*")
+		dot := strings.LastIndex(full, ".")
+		for _, p := range pkgs {
+			if p.Path() != full[:dot] {
+				continue
+			}
+			if tn, ok := p.Scope().Lookup(full[dot+1:]).(*types.TypeName); ok {
+				if strings.HasPrefix(want, "*") {
+					return types.NewPointer(tn.Type())
+				}
+				return tn.Type()
+			}
+		}
+	}
+	return nil
 }
 
 func set(names ...string) map[string]bool {

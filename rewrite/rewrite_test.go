@@ -176,7 +176,7 @@ func runCase(t *testing.T, file string, stubs map[string]string) {
 		// unit of work: where the function's body enters outbox.Run).
 		lines := strings.Split(string(f.After), "\n")
 		for _, r := range f.Replaced {
-			want := ".Insert("
+			want := ".Insert" // Insert or a per-driver InsertSqlx, InsertPgx, ...
 			if r.Strategy == rewrite.StrategyUnit {
 				want = ".Run("
 			}

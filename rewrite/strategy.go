@@ -2,7 +2,6 @@ package rewrite
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -1008,7 +1007,7 @@ func (fr *fileRewriter) planOpen(u *unit, writeCall *ast.CallExpr) (*plan, strin
 	}
 	_, body := funcParts(u.fn)
 	var writes []handleWrite
-	other := ""
+	other, unmovable := "", ""
 	ast.Inspect(body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
@@ -1022,8 +1021,15 @@ func (fr *fileRewriter) planOpen(u *unit, writeCall *ast.CallExpr) (*plan, strin
 			return true
 		}
 		c := txClientOf(fr.info.TypeOf(s.X), false)
-		if c == nil || !(c.writes[s.Sel.Name] || (c.queries[s.Sel.Name] && fr.dmlQuery(call))) {
+		if c == nil {
 			return true
+		}
+		write, movable := catalogWrite(fr.info, c, call, s)
+		if !write {
+			return true
+		}
+		if !movable && unmovable == "" {
+			unmovable = types.ExprString(call.Fun)
 		}
 		if types.ExprString(s.X) != handle {
 			other = types.ExprString(s.X)
@@ -1034,6 +1040,9 @@ func (fr *fileRewriter) planOpen(u *unit, writeCall *ast.CallExpr) (*plan, strin
 	})
 	if other != "" {
 		return nil, "the function writes through several handles (" + handle + ", " + other + "); one transaction cannot span them", ""
+	}
+	if unmovable != "" {
+		return nil, "the write " + unmovable + " has no method of the same signature on the transaction; open the transaction and make that write on it by hand", ""
 	}
 	nodes := []ast.Node{u.top}
 	for _, w := range writes {
@@ -1253,24 +1262,6 @@ func stableExpr(e ast.Expr) bool {
 	return false
 }
 
-// dmlQuery reports whether a Query* call's SQL is a constant that writes.
-func (fr *fileRewriter) dmlQuery(call *ast.CallExpr) bool {
-	for _, a := range call.Args {
-		tv, ok := fr.info.Types[a]
-		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-			continue
-		}
-		q := strings.ToUpper(strings.TrimSpace(constant.StringVal(tv.Value)))
-		for _, p := range []string{"INSERT", "UPDATE", "DELETE", "MERGE", "UPSERT", "REPLACE", "WITH"} {
-			if strings.HasPrefix(q, p) {
-				return true
-			}
-		}
-		return false
-	}
-	return false
-}
-
 func (fr *fileRewriter) successReturn(s ast.Stmt) bool {
 	found := false
 	ast.Inspect(s, func(n ast.Node) bool {
@@ -1354,7 +1345,10 @@ func (fr *fileRewriter) planGormOpen(u *unit, sel *ast.SelectorExpr) (*plan, str
 			return true
 		}
 		c := txClientOf(fr.info.TypeOf(s.X), false)
-		if c == nil || !c.writes[s.Sel.Name] {
+		if c == nil {
+			return true
+		}
+		if write, _ := catalogWrite(fr.info, c, call, s); !write {
 			return true
 		}
 		r := fr.gormRoot(s.X)

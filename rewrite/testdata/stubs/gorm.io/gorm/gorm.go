@@ -14,6 +14,7 @@ type DB struct {
 func (db *DB) WithContext(ctx context.Context) *DB                             { return db }
 func (db *DB) Create(value interface{}) *DB                                    { return db }
 func (db *DB) Save(value interface{}) *DB                                      { return db }
+func (db *DB) CreateInBatches(value interface{}, batchSize int) *DB            { return db }
 func (db *DB) Delete(value interface{}, conds ...interface{}) *DB              { return db }
 func (db *DB) Model(value interface{}) *DB                                     { return db }
 func (db *DB) Update(column string, value interface{}) *DB                     { return db }

@@ -14,7 +14,15 @@ func (db *DB) NamedExecContext(ctx context.Context, query string, arg interface{
 	return nil, nil
 }
 
+func (db *DB) NamedQueryContext(ctx context.Context, query string, arg interface{}) (*Rows, error) {
+	return nil, nil
+}
+
+type Rows struct{ *sql.Rows }
+
 type Tx struct{ *sql.Tx }
+
+func (tx *Tx) NamedQuery(query string, arg interface{}) (*Rows, error) { return nil, nil }
 
 func (tx *Tx) NamedExecContext(ctx context.Context, query string, arg interface{}) (sql.Result, error) {
 	return nil, nil
