@@ -34,6 +34,9 @@ func TestPlugin(t *testing.T) {
 	}
 	testdata, _ := filepath.Abs(filepath.Join("..", "..", "testdata"))
 	analysistest.Run(t, testdata, as[0], "cfg/...")
+	// the unit of work under the plugin: a rewrite that lost its accessor
+	// or its guard is reported again, as in the CLI and under vet
+	analysistest.Run(t, testdata, as[0], "shapes/product/unitofwork/...")
 	// the consumer rules run too, on the consumer analyzer's own fixtures
 	consumerData, _ := filepath.Abs(filepath.Join("..", "consumer", "testdata"))
 	analysistest.Run(t, consumerData, as[1], "amqpc", "kafkago")
