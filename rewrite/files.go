@@ -88,6 +88,9 @@ func Text(w io.Writer, root string, res *Result) {
 		for _, r := range reps {
 			fmt.Fprintf(w, "  %s:%d -> %s:%d %s %s (%s)\n", DisplayPath(root, r.Before.File), r.Before.Line,
 				DisplayPath(root, r.After.File), r.After.Line, r.Rule, r.Call, r.Strategy)
+			for _, b := range r.Behaviour {
+				fmt.Fprintf(w, "    changes: %s\n", b)
+			}
 		}
 	}
 	if len(res.Manual) > 0 {

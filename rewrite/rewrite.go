@@ -39,6 +39,9 @@ type Options struct {
 	// ("SQL", "Gorm", "Pgx"): a finding whose publish goes through a
 	// wrapper is rewritten across functions only for handles they serve.
 	Accessors map[string]bool
+	// DB is the database the writes go to ("postgres", "mysql"), for the
+	// behaviour notes; "" when unknown.
+	DB string
 
 	outboxTypes *types.Package // found among the loaded packages
 }
@@ -63,6 +66,37 @@ type Replacement struct {
 	Strategy string   `json:"strategy"`
 	Before   Position `json:"before"`
 	After    Position `json:"after"`
+	// Behaviour says what runs differently at this site after the rewrite
+	// (a reviewer's checklist; see Behaviour).
+	Behaviour []string `json:"behaviour,omitempty"`
+}
+
+// Behaviour lists what a rewrite of strategy changes at run time, on db
+// ("postgres", "mysql" or "" when unknown).
+func Behaviour(strategy, db string) []string {
+	const (
+		relay    = "the event is published by the relay after the transaction commits, not at this line, and never if the transaction rolls back"
+		together = "writes that autocommitted one by one now commit together, and roll back on any later error in the transaction"
+		locks    = "calls made after the first write (HTTP, RPC, slow reads) now run while the transaction holds its row locks"
+		snapshot = "on MySQL (REPEATABLE READ) reads after the transaction's first read see its snapshot, not rows other transactions commit meanwhile"
+		unit     = "the function's body runs in outbox.Run: every write through the outbox accessors in it joins one transaction, committed when the body returns nil, rolled back on an error or a panic"
+		direct   = "outside a unit the publisher wrapper publishes directly as before (OUTBOX_DIRECT=1 makes it always do so, to roll back)"
+	)
+	var out []string
+	switch strategy {
+	case StrategyInTx:
+		return []string{relay}
+	case StrategyOpenTx:
+		out = []string{relay, together, locks}
+	case StrategyUnit:
+		out = []string{unit, relay, together, locks, direct}
+	default:
+		return nil
+	}
+	if db == "mysql" {
+		out = append(out, snapshot)
+	}
+	return out
 }
 
 // Manual is a finding left for a person, with why and what to do.
@@ -492,8 +526,9 @@ func fixFile(res *Result, locs []*located, opts Options) error {
 	for i, d := range applied {
 		edit.Replaced = append(edit.Replaced, Replacement{
 			Rule: d.loc.f.Rule, Call: d.loc.name, Strategy: d.strat,
-			Before: Position{File: name, Line: pkg.Fset.Position(d.loc.call.Pos()).Line},
-			After:  Position{File: name, Line: afterLines[i]},
+			Before:    Position{File: name, Line: pkg.Fset.Position(d.loc.call.Pos()).Line},
+			After:     Position{File: name, Line: afterLines[i]},
+			Behaviour: Behaviour(d.strat, opts.DB),
 		})
 	}
 	res.Files = append(res.Files, edit)

@@ -735,6 +735,7 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 		edit := &FileEdit{Path: uf.name, PkgPath: uf.pkg.PkgPath, Before: before, After: after, Group: groupOf[root]}
 		for i, r := range uf.replaced {
 			r.After = Position{File: uf.name, Line: lines[i]}
+			r.Behaviour = Behaviour(r.Strategy, opts.DB)
 			edit.Replaced = append(edit.Replaced, r)
 		}
 		res.Files = append(res.Files, edit)

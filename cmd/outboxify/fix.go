@@ -32,6 +32,11 @@ import (
 
 func init() { register(newFixCmd) }
 
+// rolloutNote is the order a rewritten service is deployed in: the
+// rewritten code only inserts outbox rows, which nothing publishes until
+// the relay runs.
+const rolloutNote = "apply the outbox migration and start the relay before deploying the rewritten service: until the relay runs, the rewritten sites' events wait in the outbox table"
+
 // fixesFile is where fix records what it replaced (read by `report`).
 const fixesFile = ".outboxify/fixes.json"
 
@@ -47,11 +52,12 @@ type fixLoc struct {
 }
 
 type fixReplaced struct {
-	Rule     string `json:"rule"`
-	Call     string `json:"call"`
-	Strategy string `json:"strategy,omitempty"`
-	Before   fixLoc `json:"before"`
-	After    fixLoc `json:"after"`
+	Rule      string   `json:"rule"`
+	Call      string   `json:"call"`
+	Strategy  string   `json:"strategy,omitempty"`
+	Before    fixLoc   `json:"before"`
+	After     fixLoc   `json:"after"`
+	Behaviour []string `json:"behaviour,omitempty"`
 }
 
 type fixManual struct {
@@ -205,7 +211,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			skip[filepath.Join(root, filepath.FromSlash(ch.Path))] = true
 		}
 	}
-	ropts := rewrite.Options{OutboxPkg: outboxPkg, Skip: skip}
+	ropts := rewrite.Options{OutboxPkg: outboxPkg, Skip: skip, DB: cfg.DB}
 	if cs != nil {
 		ropts.Writers = map[string]string{}
 		ropts.Accessors = map[string]bool{}
@@ -342,8 +348,12 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			fixRecord
 			Generated []string        `json:"generated"`
 			Removed   []string        `json:"removed"`
+			Rollout   string          `json:"rollout,omitempty"`
 			Report    json.RawMessage `json:"report"`
-		}{rec, generated, removed, json.RawMessage("null")}
+		}{rec, generated, removed, "", json.RawMessage("null")}
+		if len(res.Replaced()) > 0 {
+			out.Rollout = rolloutNote
+		}
 		if out.Generated == nil {
 			out.Generated = []string{}
 		}
@@ -370,6 +380,9 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			fmt.Fprintf(stdout, "removed %s (an earlier outboxify's layout)\n", rewrite.DisplayPath(prog.Dir, filepath.Join(root, filepath.FromSlash(r))))
 		}
 		rewrite.Text(stdout, prog.Dir, res)
+		if len(res.Replaced()) > 0 {
+			fmt.Fprintf(stdout, "rollout: %s\n", rolloutNote)
+		}
 		if rep != nil {
 			fmt.Fprintf(stdout, "\n%s", rep.Markdown())
 		}
@@ -536,8 +549,9 @@ func record(root string, res *rewrite.Result) fixRecord {
 	for _, r := range res.Replaced() {
 		rec.Replaced = append(rec.Replaced, fixReplaced{
 			Rule: r.Rule, Call: r.Call, Strategy: r.Strategy,
-			Before: fixLoc{rewrite.DisplayPath(root, r.Before.File), r.Before.Line},
-			After:  fixLoc{rewrite.DisplayPath(root, r.After.File), r.After.Line},
+			Before:    fixLoc{rewrite.DisplayPath(root, r.Before.File), r.Before.Line},
+			After:     fixLoc{rewrite.DisplayPath(root, r.After.File), r.After.Line},
+			Behaviour: r.Behaviour,
 		})
 	}
 	for _, m := range rewrite.SortedManual(res) {
@@ -565,12 +579,14 @@ func saveFixes(root string, rec fixRecord) error {
 		}
 	}
 	merged := fixRecord{Replaced: old.Replaced, Manual: rec.Manual}
-	seen := map[fixReplaced]bool{}
+	// a replacement is the same one when all but its notes are
+	key := func(r fixReplaced) fixReplaced { r.Behaviour = nil; return r }
+	seen := map[string]bool{}
 	for _, r := range merged.Replaced {
-		seen[r] = true
+		seen[fmt.Sprint(key(r))] = true
 	}
 	for _, r := range rec.Replaced {
-		if !seen[r] {
+		if !seen[fmt.Sprint(key(r))] {
 			merged.Replaced = append(merged.Replaced, r)
 		}
 	}
