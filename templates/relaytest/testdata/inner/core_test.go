@@ -476,6 +476,42 @@ func TestRetryBackoffGrowsWithJitter(t *testing.T) {
 	})
 }
 
+// TestRetryWaitCountsFromTheFailure: a publish that fails after a slow
+// broker wait is offered again a backoff after the failure, not a backoff
+// after the batch began (issue 21: PostgreSQL's now() is the start of the
+// batch transaction, so a 30 s publish wait made the row due at once).
+func TestRetryWaitCountsFromTheFailure(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		d.insert(t, row{AggregateType: "t", AggregateID: "S1", Payload: `{"n":1}`})
+		const slow = 1500 * time.Millisecond
+		base := time.Second // the first wait is 0.5-1 s with jitter
+		var failedAt, retriedAt time.Time
+		rec := &recorder{}
+		rec.decide = func(m *Msg, call int) error {
+			if m.Attempts == 0 {
+				time.Sleep(slow) // the broker answers late, then refuses
+				failedAt = time.Now()
+				return errors.New("slow broker says no (test)")
+			}
+			if retriedAt.IsZero() {
+				retriedAt = time.Now()
+			}
+			return nil
+		}
+		o := defaultFake()
+		o.RetryBase, o.RetryMax = base, base
+		runFake(t, c, d, rec, o)
+		eventually(t, 30*time.Second, "the row published on its retry", func() bool { return d.count(t, "published_at IS NOT NULL") == 1 })
+		rec.mu.Lock()
+		gap := retriedAt.Sub(failedAt)
+		rec.mu.Unlock()
+		if gap < base/2-50*time.Millisecond {
+			t.Errorf("retried %s after the failure, want at least %s (the backoff counts from the failure, not from the batch's start)", gap.Round(time.Millisecond), base/2)
+		}
+	})
+}
+
 // TestPoisonMessageDeadLetters: X1 is always rejected: after MaxAttempts it
 // is dead-lettered with its error; in block mode X2 waits, in skip mode it
 // goes; Y flows either way; replay --dead requeues X1 (count first, nothing
