@@ -59,6 +59,19 @@ func TestGolden(t *testing.T) {
 		names = append(names, name+".txtar")
 		checkGolden(t, name, cfg, []string{"inbox"})
 	}
+	// The glue for the other client modules a module may require.
+	for _, v := range []struct{ name, broker, module, version string }{
+		{"sarama_shopify", "sarama", "github.com/Shopify/sarama", ""},
+		{"amqp091_streadway", "amqp091", "github.com/streadway/amqp", ""},
+		{"redis_v8", "redis", "github.com/go-redis/redis/v8", ""},
+		{"jetstream_legacy", "jetstream", "github.com/nats-io/nats.go", "v1.25.0"},
+	} {
+		cfg := templates.Config{DB: "postgres", Driver: "database/sql", Migrations: "sql", Relay: "polling", Broker: v.broker,
+			BrokerModule: v.module, BrokerVersion: v.version}
+		name := "inbox_" + v.name
+		names = append(names, name+".txtar")
+		checkGolden(t, name, cfg, []string{"inbox"})
+	}
 	// No golden is left over from a combination that no longer exists.
 	entries, err := os.ReadDir("testdata/golden")
 	if err != nil {
@@ -93,8 +106,12 @@ func checkGolden(t *testing.T, name string, cfg templates.Config, components []s
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	ar := &txtar.Archive{Comment: []byte(fmt.Sprintf("outboxify generate --db %s --driver %s --migrations %s --relay %s --broker %s\n",
-		cfg.DB, cfg.Driver, cfg.Migrations, cfg.Relay, cfg.Broker))}
+	comment := fmt.Sprintf("outboxify generate --db %s --driver %s --migrations %s --relay %s --broker %s\n",
+		cfg.DB, cfg.Driver, cfg.Migrations, cfg.Relay, cfg.Broker)
+	if cfg.BrokerModule != "" {
+		comment += strings.TrimSpace("in a module requiring "+cfg.BrokerModule+" "+cfg.BrokerVersion) + "\n"
+	}
+	ar := &txtar.Archive{Comment: []byte(comment)}
 	for _, ch := range cs.Changes {
 		ar.Files = append(ar.Files, txtar.File{Name: ch.Path, Data: ch.New})
 	}

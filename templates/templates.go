@@ -22,6 +22,8 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+
+	"golang.org/x/mod/semver"
 )
 
 //go:embed all:files
@@ -80,8 +82,22 @@ type Config struct {
 	PgxPool bool
 	// GoVersion is the module's go line ("1.16" when it has none): service-side
 	// code uses only what that language version and its standard library allow.
-	GoVersion  string
-	Broker     string // kafka-go | franz-go | sarama | nats | jetstream | amqp091 | redis | sns | sqs | pubsub
+	GoVersion string
+	Broker    string // kafka-go | franz-go | sarama | nats | jetstream | amqp091 | redis | sns | sqs | pubsub
+	// BrokerModule is the broker client module the inbox's consumer glue
+	// imports: one of BrokerModules[Broker], the one the module requires
+	// (e.g. github.com/Shopify/sarama, github.com/streadway/amqp,
+	// github.com/go-redis/redis/v8); empty means the first, the default.
+	BrokerModule string
+	// BrokerVersion is the version of BrokerModule the module requires
+	// ("" when unknown: the newest API is assumed). Below JetStreamPackage
+	// the JetStream glue uses nats.go's legacy JetStreamContext API.
+	BrokerVersion string
+	// InboxCoreOnly leaves the consumer glue out of the inbox (only Handle
+	// and its helpers are generated): set when a client the glue calls is
+	// required below its floor, so the glue would not build.
+	InboxCoreOnly bool
+
 	Migrations string // sql | goose | migrate | atlas
 	Relay      string // polling | debezium
 	Notify     string // trigger | off
@@ -172,6 +188,51 @@ func (c Config) GoAtLeast(v string) bool {
 // (log/slog, errors.Join, min); below it only the inbox core (Handle) is
 // generated.
 const InboxGlueGo = "1.21"
+
+// BrokerModules are, per broker, the client modules the inbox's consumer
+// glue renders for (same package name and API family); the first is the
+// default, the one outboxify's own tests run against.
+var BrokerModules = map[string][]string{
+	"kafka-go":  {"github.com/segmentio/kafka-go"},
+	"franz-go":  {"github.com/twmb/franz-go"},
+	"sarama":    {"github.com/IBM/sarama", "github.com/Shopify/sarama"},
+	"nats":      {"github.com/nats-io/nats.go"},
+	"jetstream": {"github.com/nats-io/nats.go"},
+	"amqp091":   {"github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp"},
+	"redis":     {"github.com/redis/go-redis/v9", "github.com/go-redis/redis/v8"},
+	"sns":       {"github.com/aws/aws-sdk-go-v2/service/sqs"},
+	"sqs":       {"github.com/aws/aws-sdk-go-v2/service/sqs"},
+	"pubsub":    {"cloud.google.com/go/pubsub/v2"},
+}
+
+// JetStreamPackage is the nats.go version that added the nats.go/jetstream
+// package; for an older nats.go the JetStream glue is written against the
+// legacy nats.JetStreamContext API instead.
+const JetStreamPackage = "v1.26.0"
+
+// ClientModule is the broker client module the consumer glue imports.
+func (c Config) ClientModule() (string, error) {
+	mods := BrokerModules[c.Broker]
+	if len(mods) == 0 {
+		return "", fmt.Errorf("broker %q has no client module", c.Broker)
+	}
+	if c.BrokerModule == "" {
+		return mods[0], nil
+	}
+	for _, m := range mods {
+		if m == c.BrokerModule {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("the inbox glue for broker %s is written for %s, not %s", c.Broker, strings.Join(mods, " or "), c.BrokerModule)
+}
+
+// LegacyJetStream reports whether the JetStream glue uses nats.go's
+// JetStreamContext API: the module requires a nats.go without the jetstream
+// package.
+func (c Config) LegacyJetStream() bool {
+	return c.Broker == "jetstream" && semver.IsValid(c.BrokerVersion) && semver.Compare(c.BrokerVersion, JetStreamPackage) < 0
+}
 
 // versionCompare compares Go versions like "1.16", "1.21.0", "1.22rc1" by
 // their numeric parts.
@@ -300,8 +361,8 @@ func Render(c Config, components ...string) ([]File, error) {
 		if comp == "inbox" && c.Driver == "pgx4" {
 			return nil // the inbox is written for pgx v5, database/sql, sqlx and gorm only
 		}
-		if comp == "inbox" && strings.HasPrefix(path.Base(rel), "consumer") && !c.GoAtLeast(InboxGlueGo) {
-			return nil // consumer glue needs a newer go line than the module's
+		if comp == "inbox" && strings.HasPrefix(path.Base(rel), "consumer") && (!c.GoAtLeast(InboxGlueGo) || c.InboxCoreOnly) {
+			return nil // consumer glue needs a newer go line, or a newer client, than the module's
 		}
 		f, err := renderOne(c, comp, rel, p)
 		if err != nil {
