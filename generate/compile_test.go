@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/mod/modfile"
+
+	"github.com/outboxify/outboxify/generate"
 	"github.com/outboxify/outboxify/internal/testmod"
 	"github.com/outboxify/outboxify/templates"
 )
@@ -143,4 +146,125 @@ func TestWriterAllDrivers(t *testing.T) {
 	dir := testmod.New(t, "example.com/gen", files)
 	testmod.Go(t, dir, "build", "./...")
 	testmod.Go(t, dir, "vet", "./...")
+}
+
+// glueVariant is one rendering of the inbox's consumer glue: a broker and
+// the client module it is written for ("" for the default).
+type glueVariant struct {
+	dir, broker, module string
+	version             string // forced BrokerVersion; "" takes go.mod's
+}
+
+// TestInboxGlueAtClientFloors renders the inbox (core and consumer glue)
+// for every broker and client module into its own package of committed
+// modules and builds and vets them there (-mod=readonly: go.mod and go.sum
+// as committed): inboxfloor121, a go 1.21 module (the glue's oldest go line)
+// requiring every client at its floor (generate.Floor), nats.go below the
+// jetstream package (so JetStream glue is the legacy API); inboxfloor123,
+// the clients that need a newer go line at their floors (pubsub v2, and
+// nats.go at templates.JetStreamPackage for the jetstream package glue);
+// and inboxnewest, every client at its newest release, where the legacy
+// JetStream glue must still build (a module that generated it and later
+// upgraded nats.go keeps it).
+func TestInboxGlueAtClientFloors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code against old client versions")
+	}
+	t.Parallel()
+	atFloor := []glueVariant{
+		{"kafkago", "kafka-go", "", ""}, {"franzgo", "franz-go", "", ""},
+		{"saramaibm", "sarama", "github.com/IBM/sarama", ""}, {"saramashopify", "sarama", "github.com/Shopify/sarama", ""},
+		{"nats", "nats", "", ""}, {"jetstreamlegacy", "jetstream", "", ""},
+		{"amqp091", "amqp091", "", ""}, {"streadway", "amqp091", "github.com/streadway/amqp", ""},
+		{"redisv9", "redis", "", ""}, {"redisv8", "redis", "github.com/go-redis/redis/v8", ""},
+		{"sqs", "sqs", "", ""}, {"sns", "sns", "", ""},
+	}
+	var newest []glueVariant
+	for _, v := range atFloor {
+		if v.dir == "jetstreamlegacy" {
+			v.version = "v1.25.0" // rendered for a nats.go without the jetstream package
+		}
+		newest = append(newest, v)
+	}
+	newest = append(newest, glueVariant{"jetstream", "jetstream", "", ""}, glueVariant{"pubsub", "pubsub", "", ""})
+	for _, m := range []struct {
+		dir      string
+		variants []glueVariant
+		// want is the version each client must be required at ("floor":
+		// generate.Floor); nil checks nothing (the newest releases).
+		want map[string]string
+	}{
+		{"inboxfloor121", atFloor, map[string]string{
+			"github.com/segmentio/kafka-go": "floor", "github.com/twmb/franz-go": "floor",
+			"github.com/IBM/sarama": "floor", "github.com/Shopify/sarama": "floor",
+			"github.com/nats-io/nats.go": "floor", "github.com/rabbitmq/amqp091-go": "floor", "github.com/streadway/amqp": "floor",
+			"github.com/redis/go-redis/v9": "floor", "github.com/go-redis/redis/v8": "floor",
+			"github.com/aws/aws-sdk-go-v2/service/sqs": "floor", "github.com/prometheus/client_golang": "floor",
+		}},
+		{"inboxfloor123", []glueVariant{{"jetstream", "jetstream", "", ""}, {"pubsub", "pubsub", "", ""}}, map[string]string{
+			"github.com/nats-io/nats.go": templates.JetStreamPackage, "cloud.google.com/go/pubsub/v2": "floor",
+			"github.com/prometheus/client_golang": "floor",
+		}},
+		{"inboxnewest", newest, nil},
+	} {
+		t.Run(m.dir, func(t *testing.T) {
+			t.Parallel()
+			src := filepath.Join("testdata", m.dir)
+			data, err := os.ReadFile(filepath.Join(src, "go.mod"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mf, err := modfile.Parse("go.mod", data, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			required := map[string]string{}
+			for _, r := range mf.Require {
+				required[r.Mod.Path] = r.Mod.Version
+			}
+			for path, want := range m.want {
+				if want == "floor" {
+					want = generate.Floor(path)
+				}
+				if required[path] != want {
+					t.Errorf("%s requires %s %q, want %s (the floor test must build the floor)", m.dir, path, required[path], want)
+				}
+			}
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range m.variants {
+				cfg := templates.Config{Module: "example.com/" + m.dir, DB: "postgres", Driver: "database/sql", GoVersion: mf.Go.Version,
+					Broker: v.broker, BrokerModule: v.module, InboxDir: v.dir + "/inbox"}
+				mod, err := cfg.ClientModule()
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg.BrokerVersion = required[mod]
+				if v.version != "" {
+					cfg.BrokerVersion = v.version
+				}
+				if v.dir == "jetstreamlegacy" != cfg.LegacyJetStream() {
+					t.Fatalf("%s: nats.go %s: LegacyJetStream() = %v", v.dir, cfg.BrokerVersion, cfg.LegacyJetStream())
+				}
+				rendered, err := templates.Render(cfg, "inbox")
+				if err != nil {
+					t.Fatalf("%s: %v", v.dir, err)
+				}
+				if len(rendered) < 3 {
+					t.Fatalf("%s: rendered %d files, want the inbox core and its consumer glue", v.dir, len(rendered))
+				}
+				testmod.WriteRendered(t, dir, rendered)
+			}
+			for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+				cmd := exec.Command("go", args...)
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local")
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("%s: go %s: %v\n%s", m.dir, strings.Join(args, " "), err, out)
+				}
+			}
+		})
+	}
 }

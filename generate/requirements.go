@@ -74,13 +74,41 @@ func (cs *Changeset) InRelayModule(p string) bool {
 }
 
 // floors are the oldest versions of the modules service-side generated code
-// calls that have every API it uses (the outbox writers: gorm's
-// WithContext came in v1.20; sqlx's Tx.ExecContext in v1.2).
+// calls that have every API it uses. Each was found by building and vetting
+// the rendered code against it and the version before it (the
+// testdata/floor* modules keep them built: TestWriterAtClientFloors,
+// TestInboxGlueAtClientFloors).
 var floors = map[string]string{
-	"gorm.io/gorm":            "v1.20.0",
-	"github.com/jmoiron/sqlx": "v1.2.0",
+	// Outbox writers and the inbox core.
+	"gorm.io/gorm":            "v1.20.0", // DB.WithContext
+	"github.com/jmoiron/sqlx": "v1.2.0",  // Tx.ExecContext
 	"github.com/jackc/pgx/v4": "v4.0.0",
 	"github.com/jackc/pgx/v5": "v5.0.0",
+
+	// The inbox's consumer glue (templates/files/inbox/consumer*.go.tmpl);
+	// below its floor only the inbox core is generated.
+	// client_golang: the counters and gauges the glue uses are older, but
+	// v0.9.2 is the first with a go.mod; before it the go command resolves
+	// its dependencies at their newest, which require a newer client_golang.
+	"github.com/prometheus/client_golang": "v0.9.2",
+	// kafka-go: Writer.Topic is v0.4.1, but a Writer without a Topic sends
+	// each message to its own Message.Topic (how the glue dead-letters to
+	// topic+DeadLetterSuffix) only from v0.4.9.
+	"github.com/segmentio/kafka-go": "v0.4.9",
+	"github.com/twmb/franz-go":      "v0.11.1", // Fetches.Records (IsClientClosed and CommitRecords are v0.11.0)
+	"github.com/Shopify/sarama":     "v1.19.0", // ConsumerGroup, ConsumerGroupSession, ConsumerGroupClaim
+	"github.com/IBM/sarama":         "v1.40.0", // the first release under this path; the API is Shopify's
+	// nats.go: headers (nats.Header, MsgIdHdr, NewMsg) and the
+	// JetStreamContext API (Metadata, InProgress, AckSync, Term, Fetch) are
+	// v1.11.0; from templates.JetStreamPackage (v1.26.0) the JetStream glue
+	// uses the nats.go/jetstream package instead.
+	"github.com/nats-io/nats.go":               "v1.11.0",
+	"github.com/rabbitmq/amqp091-go":           "v1.1.0",  // the oldest the module proxy serves (not v1.0.0); the glue calls only streadway's API
+	"github.com/streadway/amqp":                "v1.0.0",  // the first tag; Delivery.Ack/Nack/Reject and QueueDeclarePassive are older
+	"github.com/go-redis/redis/v8":             "v8.11.1", // XAutoClaim on UniversalClient (v8.11.0 has it on Client only)
+	"github.com/redis/go-redis/v9":             "v9.0.0",  // the first release
+	"github.com/aws/aws-sdk-go-v2/service/sqs": "v1.32.0", // ReceiveMessageInput.MessageSystemAttributeNames
+	"cloud.google.com/go/pubsub/v2":            "v2.0.0",  // the first release (Subscriber); it needs go 1.23
 }
 
 // Floor returns the oldest version of module path that generated
