@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 
 	"github.com/outboxify/outboxify/templates"
 )
@@ -31,6 +32,9 @@ type Detection struct {
 	// generating a relay for the default broker would publish where the
 	// service does not, so generate refuses unless --broker is given.
 	Unsupported []string
+
+	requires map[string]string // go.mod requirements: module path -> version
+	imports  map[string]bool   // import paths of the module's own Go files
 }
 
 // Item is one detected setting and the evidence for it.
@@ -143,8 +147,10 @@ func Detect(dir string) (templates.Config, Detection, error) {
 		return cfg, det, fmt.Errorf("parse go.mod: %w", err)
 	}
 	reqs := map[string]bool{}
+	det.requires = map[string]string{}
 	for _, r := range mf.Require {
 		reqs[r.Mod.Path] = true
+		det.requires[r.Mod.Path] = r.Mod.Version
 	}
 	last := lastRun(root)
 	generated := map[string]bool{}
@@ -157,6 +163,7 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	if err != nil {
 		return cfg, det, err
 	}
+	det.imports = imports
 	sortedReqs, sortedImports := sortedKeys(reqs), sortedKeys(imports)
 	has := func(prefix string) (string, bool) { // evidence for a module or package prefix
 		for _, p := range sortedReqs {
@@ -312,7 +319,68 @@ func Detect(dir string) (templates.Config, Detection, error) {
 		cfg = det.useLastRun(cfg, *last.Settings)
 		det.Out = last.Settings.Out
 	}
+	cfg, notes := det.Client(cfg)
+	det.Notes = append(det.Notes, notes...)
 	return cfg, det, nil
+}
+
+// metricsModule is the module of the Prometheus client every consumer glue
+// file's base (consumer.go) imports.
+const metricsModule = "github.com/prometheus/client_golang"
+
+// Client fills c's BrokerModule and BrokerVersion with the client of
+// c.Broker the module requires (the one its code imports when it requires
+// several, e.g. Shopify's and IBM's sarama), so the consumer glue is written
+// for it, and sets InboxCoreOnly when that client or the Prometheus client
+// is required below the glue's floor: the glue would not build, and the
+// module's requirements are never changed for it. The notes say what was
+// chosen and, below a floor, which version the glue needs. Call it again
+// after a flag changes the broker.
+func (d Detection) Client(c templates.Config) (templates.Config, []string) {
+	c.BrokerModule, c.BrokerVersion, c.InboxCoreOnly = "", "", false
+	var chosen string
+	for _, m := range templates.BrokerModules[c.Broker] {
+		if _, ok := d.requires[m]; ok && (chosen == "" || importsUnder(d.imports, m) && !importsUnder(d.imports, chosen)) {
+			chosen = m
+		}
+	}
+	if chosen == "" {
+		for _, m := range templates.BrokerModules[c.Broker] {
+			if importsUnder(d.imports, m) {
+				chosen = m
+				break
+			}
+		}
+	}
+	if chosen == "" {
+		return c, nil // not required: the glue is written for the default client, which generate says to go get
+	}
+	c.BrokerModule, c.BrokerVersion = chosen, d.requires[chosen]
+	if !c.GoAtLeast(templates.InboxGlueGo) || c.Driver == "pgx4" {
+		return c, nil // no glue is generated anyway (noted above)
+	}
+	var notes, below []string
+	for _, m := range []string{chosen, metricsModule} {
+		v, floor := d.requires[m], Floor(m)
+		if v != "" && floor != "" && semver.Compare(v, floor) < 0 {
+			below = append(below, fmt.Sprintf("%s %s: the inbox's consumer glue needs %s or newer", m, v, floor))
+		}
+	}
+	if len(below) > 0 {
+		c.InboxCoreOnly = true
+		var upgrade []string
+		for _, b := range below {
+			m, _, _ := strings.Cut(b, " ")
+			upgrade = append(upgrade, m+"@"+Floor(m))
+		}
+		notes = append(notes, fmt.Sprintf("%s; only the inbox core (inbox.Handle) is generated and go.mod is unchanged (go get %s, then rerun generate, for the glue)",
+			strings.Join(below, "; "), strings.Join(upgrade, " ")))
+		return c, notes
+	}
+	if c.LegacyJetStream() {
+		notes = append(notes, fmt.Sprintf("%s %s predates its jetstream package (%s): the JetStream consumer glue uses the JetStreamContext API", chosen, c.BrokerVersion, templates.JetStreamPackage))
+	}
+	return c, notes
 }
 
 // useLastRun takes the settings recorded by the previous run over what the

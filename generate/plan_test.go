@@ -443,3 +443,77 @@ func TestRerunWithoutFlagsKeepsSettings(t *testing.T) {
 		t.Fatal("--driver pgx after sqlx changes nothing")
 	}
 }
+
+// TestDetectBrokerClient: the consumer glue is written for the client
+// module and version go.mod requires, and left out (inbox core only, go.mod
+// unchanged) with a note naming the version it needs when that client is
+// below its floor.
+func TestDetectBrokerClient(t *testing.T) {
+	for _, tc := range []struct {
+		name, goLine, requires, code string
+		broker, module, version      string
+		coreOnly                     bool
+		note                         string // a substring of one note; "" wants none about the client
+	}{
+		{"kafka-go at a v0.4.2x pin", "1.21", "github.com/segmentio/kafka-go v0.4.20", "",
+			"kafka-go", "github.com/segmentio/kafka-go", "v0.4.20", false, ""},
+		{"kafka-go below its floor", "1.21", "github.com/segmentio/kafka-go v0.4.8", "",
+			"kafka-go", "github.com/segmentio/kafka-go", "v0.4.8", true,
+			"github.com/segmentio/kafka-go v0.4.8: the inbox's consumer glue needs v0.4.9 or newer; only the inbox core (inbox.Handle) is generated and go.mod is unchanged (go get github.com/segmentio/kafka-go@v0.4.9"},
+		{"Shopify sarama", "1.21", "github.com/Shopify/sarama v1.30.0", "",
+			"sarama", "github.com/Shopify/sarama", "v1.30.0", false, ""},
+		{"Shopify sarama before consumer groups", "1.21", "github.com/Shopify/sarama v1.18.0", "",
+			"sarama", "github.com/Shopify/sarama", "v1.18.0", true, "needs v1.19.0 or newer"},
+		{"both saramas, Shopify's imported", "1.21", "github.com/IBM/sarama v1.43.0\n\tgithub.com/Shopify/sarama v1.38.1", "import _ \"github.com/Shopify/sarama\"",
+			"sarama", "github.com/Shopify/sarama", "v1.38.1", false, ""},
+		{"streadway amqp", "1.21", "github.com/streadway/amqp v1.0.0", "",
+			"amqp091", "github.com/streadway/amqp", "v1.0.0", false, ""},
+		{"amqp091-go v1.1", "1.21", "github.com/rabbitmq/amqp091-go v1.1.0", "",
+			"amqp091", "github.com/rabbitmq/amqp091-go", "v1.1.0", false, ""},
+		{"go-redis v8", "1.21", "github.com/go-redis/redis/v8 v8.11.5", "",
+			"redis", "github.com/go-redis/redis/v8", "v8.11.5", false, ""},
+		{"go-redis v8 before XAutoClaim", "1.21", "github.com/go-redis/redis/v8 v8.4.0", "",
+			"redis", "github.com/go-redis/redis/v8", "v8.4.0", true, "needs v8.11.1 or newer"},
+		{"nats.go without the jetstream package", "1.21", "github.com/nats-io/nats.go v1.20.0", "var _ = nc.JetStream()",
+			"jetstream", "github.com/nats-io/nats.go", "v1.20.0", false, "predates its jetstream package (v1.26.0)"},
+		{"nats.go before JetStream", "1.21", "github.com/nats-io/nats.go v1.10.0", "var _ = nc.JetStream()",
+			"jetstream", "github.com/nats-io/nats.go", "v1.10.0", true, "needs v1.11.0 or newer"},
+		{"client_golang below its floor", "1.21", "github.com/segmentio/kafka-go v0.4.51\n\tgithub.com/prometheus/client_golang v0.9.1", "",
+			"kafka-go", "github.com/segmentio/kafka-go", "v0.4.51", true, "github.com/prometheus/client_golang v0.9.1: the inbox's consumer glue needs v0.9.2 or newer"},
+		{"go line below the glue's: no floor note", "1.20", "github.com/segmentio/kafka-go v0.4.8", "",
+			"kafka-go", "github.com/segmentio/kafka-go", "v0.4.8", false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"go.mod": "module example.com/svc\n\ngo " + tc.goLine + "\n\nrequire (\n\t" + tc.requires + "\n)\n"}
+			if tc.code != "" {
+				files["bus.go"] = "package main\n\n" + tc.code + "\n"
+			}
+			cfg, det, err := Detect(writeTree(t, files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Broker != tc.broker || cfg.BrokerModule != tc.module || cfg.BrokerVersion != tc.version || cfg.InboxCoreOnly != tc.coreOnly {
+				t.Errorf("broker %s, client %s %s, core only %v; want %s, %s %s, %v\n%s",
+					cfg.Broker, cfg.BrokerModule, cfg.BrokerVersion, cfg.InboxCoreOnly, tc.broker, tc.module, tc.version, tc.coreOnly, det)
+			}
+			notes := strings.Join(det.Notes, "\n")
+			if tc.note != "" && !strings.Contains(notes, tc.note) {
+				t.Errorf("notes do not say %q:\n%s", tc.note, notes)
+			}
+			if tc.note == "" && (strings.Contains(notes, "consumer glue needs v") || strings.Contains(notes, "predates")) {
+				t.Errorf("unexpected client note:\n%s", notes)
+			}
+			rendered, err := templates.Render(cfg, "inbox")
+			if err != nil {
+				t.Fatal(err)
+			}
+			glue := false
+			for _, f := range rendered {
+				glue = glue || strings.Contains(f.Path, "consumer")
+			}
+			if want := !tc.coreOnly && tc.goLine != "1.20"; glue != want {
+				t.Errorf("consumer glue rendered: %v, want %v", glue, want)
+			}
+		})
+	}
+}

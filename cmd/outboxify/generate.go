@@ -61,7 +61,16 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 		info = stderr
 	}
 	fmt.Fprintf(info, "detected:\n%s", det)
+	detectedBroker := cfg.Broker
 	cfg = generate.Override(cfg, gen.Config())
+	if cfg.Broker != detectedBroker {
+		// The consumer glue follows the client of the broker asked for.
+		var notes []string
+		cfg, notes = det.Client(cfg)
+		for _, n := range notes {
+			fmt.Fprintf(info, "  note: %s\n", n)
+		}
+	}
 	if len(det.Unsupported) > 0 && gen.Broker == "" && cfg.Relay != "debezium" {
 		return withCode(exitError, fmt.Errorf("no supported broker client in this module (%s); pass --broker %s to generate a relay for a supported one",
 			strings.Join(det.Unsupported, "; "), strings.Join(generate.Brokers, "|")))
