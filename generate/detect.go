@@ -302,8 +302,12 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	}
 	cfg.Migrations = format
 	det.add("migrations", format, fsrc)
-	if name, _, ok := findOutboxMigration(filepath.Join(root, filepath.FromSlash(mdir))); ok {
-		det.Notes = append(det.Notes, fmt.Sprintf("outbox migration already present: %s (kept; no second one is added)", slashJoin(mdir, name)))
+	if found := findOutboxMigrations(filepath.Join(root, filepath.FromSlash(mdir))); found.name != "" {
+		note := fmt.Sprintf("outbox migration already present: %s (kept; no second one is added)", slashJoin(mdir, found.name))
+		if cur := found.current(); cur < templates.LatestSchema {
+			note += fmt.Sprintf("; outbox schema %d, upgraded to %d by a new migration", cur, templates.LatestSchema)
+		}
+		det.Notes = append(det.Notes, note)
 	}
 
 	cfg.Relay = "polling"

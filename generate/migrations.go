@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -16,12 +17,39 @@ import (
 // MigrationMarker is the first line of every generated outbox migration.
 const MigrationMarker = "-- outboxify:migration outbox"
 
-// findOutboxMigration returns the name and version of the migration in dir
-// that carries the marker.
-func findOutboxMigration(dir string) (name, version string, ok bool) {
+// UpgradeMarker starts the first line of a generated upgrade migration of
+// the outbox schema; the schema version it upgrades to follows.
+const UpgradeMarker = "-- outboxify:migration outbox-upgrade "
+
+// SchemaMarker starts the header line of a generated migration that records
+// the outbox schema version it leaves (an outbox migration without one was
+// generated before schema versions: version 1).
+const SchemaMarker = "-- outboxify:schema "
+
+// outboxMigrations is what a migration directory holds of outboxify's.
+type outboxMigrations struct {
+	name, version string         // the outbox migration's file and version prefix ("" when none)
+	schema        int            // the schema version it creates
+	upgrades      map[int]string // schema version -> version prefix of the upgrade migration to it
+}
+
+// current is the schema version the migrations leave the database at.
+func (m outboxMigrations) current() int {
+	v := m.schema
+	for to := range m.upgrades {
+		v = max(v, to)
+	}
+	return v
+}
+
+// findOutboxMigrations reads the versioned files of dir for outboxify's
+// markers: the outbox migration (first line exactly MigrationMarker) and
+// the upgrade migrations (first line UpgradeMarker and a version).
+func findOutboxMigrations(dir string) outboxMigrations {
+	out := outboxMigrations{upgrades: map[int]string{}}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return "", "", false
+		return out
 	}
 	for _, e := range entries {
 		m := versioned.FindStringSubmatch(e.Name())
@@ -29,21 +57,58 @@ func findOutboxMigration(dir string) (name, version string, ok bool) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err == nil && bytes.HasPrefix(b, []byte(MigrationMarker)) {
-			return e.Name(), m[1], true
+		if err != nil {
+			continue
+		}
+		first, _, _ := bytes.Cut(b, []byte("\n"))
+		first = bytes.TrimRight(first, "\r")
+		switch {
+		case string(first) == MigrationMarker:
+			if out.name == "" {
+				out.name, out.version, out.schema = e.Name(), m[1], recordedSchema(b)
+			}
+		case bytes.HasPrefix(first, []byte(UpgradeMarker)):
+			to, err := strconv.Atoi(strings.TrimSpace(string(first[len(UpgradeMarker):])))
+			if err == nil && to > 1 {
+				if _, seen := out.upgrades[to]; !seen {
+					out.upgrades[to] = m[1]
+				}
+			}
 		}
 	}
-	return "", "", false
+	return out
 }
+
+// recordedSchema reads the schema line from a migration's leading comment
+// lines; none means version 1.
+func recordedSchema(b []byte) int {
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if !strings.HasPrefix(line, "--") {
+			break
+		}
+		if rest, ok := strings.CutPrefix(line, SchemaMarker); ok {
+			if v, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && v > 0 {
+				return v
+			}
+		}
+	}
+	return 1
+}
+
+// isOutboxMigration reports whether b is a migration outboxify generated
+// (the outbox migration or an upgrade of its schema).
+func isOutboxMigration(b []byte) bool { return bytes.HasPrefix(b, []byte(MigrationMarker)) }
 
 // nextVersion continues the numbering style of the versioned files in dir:
 // 14-digit timestamps (goose, atlas and migrate's default) get the current
 // UTC time, later than the highest; a zero-padded sequence gets the next
 // number at the same width. An empty directory starts a 6-digit sequence,
-// which sorts right for sqlc.
-func nextVersion(dir string, now time.Time) string {
+// which sorts right for sqlc. also are versions this run has chosen already
+// (counted as if their files were in dir).
+func nextVersion(dir string, now time.Time, also ...string) string {
 	entries, _ := os.ReadDir(dir)
-	var versions []string
+	versions := append([]string(nil), also...)
 	for _, e := range entries {
 		if m := versioned.FindStringSubmatch(e.Name()); m != nil && !e.IsDir() {
 			versions = append(versions, m[1])

@@ -130,20 +130,38 @@ func Plan(dir string, cfg templates.Config, opts Options) (*Changeset, error) {
 		settings.Out = filepath.ToSlash(opts.Out)
 	}
 	migDir := filepath.Join(root, filepath.FromSlash(cfg.MigrationsDir))
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	found := findOutboxMigrations(migDir)
 	if cfg.MigrationVersion == "" {
-		if _, v, ok := findOutboxMigration(migDir); ok {
-			cfg.MigrationVersion = v
+		if found.name != "" {
+			cfg.MigrationVersion = found.version
 		} else {
-			now := time.Now
-			if opts.Now != nil {
-				now = opts.Now
-			}
 			cfg.MigrationVersion = nextVersion(migDir, now())
 		}
+	}
+	existing := found.name != "" && cfg.MigrationVersion == found.version
+	cfg.Schema = templates.LatestSchema
+	if existing {
+		if cur := found.current(); cur > templates.LatestSchema {
+			return nil, fmt.Errorf("the outbox migrations in %s are at outbox schema %d; this outboxify knows schema %d at most: run a newer outboxify", cfg.MigrationsDir, cur, templates.LatestSchema)
+		}
+		// The existing migration renders as it was generated; the schema
+		// changes since come as upgrade migrations.
+		cfg.Schema = found.schema
 	}
 	files, err := templates.Render(cfg, opts.Components...)
 	if err != nil {
 		return nil, err
+	}
+	if existing && wants(opts.Components, "migrations") {
+		up, err := upgradeFiles(cfg, found, migDir, now())
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, up...)
 	}
 	cs := &Changeset{Root: root, Config: cfg, settings: settings}
 	if err := cs.readManifest(); err != nil {
@@ -180,6 +198,47 @@ func Plan(dir string, cfg templates.Config, opts Options) (*Changeset, error) {
 	}
 	sortChanges(cs.Changes)
 	return cs, nil
+}
+
+// upgradeFiles renders the upgrade migrations from the existing outbox
+// migration's schema to LatestSchema, one a version step: a step that has
+// its migration already keeps its version (it renders as before), a new one
+// gets the next version in the project's numbering.
+func upgradeFiles(cfg templates.Config, found outboxMigrations, migDir string, now time.Time) ([]templates.File, error) {
+	var out []templates.File
+	var chosen []string
+	for to := found.schema + 1; to <= templates.LatestSchema; to++ {
+		v, ok := found.upgrades[to]
+		if !ok {
+			v = nextVersion(migDir, now, chosen...)
+			chosen = append(chosen, v)
+		}
+		step := cfg
+		step.UpgradeTo, step.UpgradeVersion = to, v
+		rendered, err := templates.Render(step, "migrations")
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range rendered {
+			if bytes.HasPrefix(f.Content, []byte(UpgradeMarker)) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// wants reports whether components (none: all) include comp.
+func wants(components []string, comp string) bool {
+	if len(components) == 0 {
+		return true
+	}
+	for _, c := range components {
+		if c == comp {
+			return true
+		}
+	}
+	return false
 }
 
 // retiredDirs are where earlier outboxify versions generated files that now
@@ -287,7 +346,7 @@ func (cs *Changeset) compare(p, comp string, content []byte) (Change, error) {
 	switch {
 	case bytes.Equal(old, content):
 		ch.Action = Unchanged
-	case comp == "migrations" && bytes.HasPrefix(old, []byte(MigrationMarker)):
+	case comp == "migrations" && isOutboxMigration(old):
 		ch.Action = Keep
 		ch.Reason = "existing outbox migration (it may be applied already); --force rewrites it"
 	case cs.manifest.Files[p] == hashOf(old):

@@ -72,6 +72,15 @@ func TestGolden(t *testing.T) {
 		names = append(names, name+".txtar")
 		checkGolden(t, name, cfg, []string{"inbox"})
 	}
+	// The upgrade migrations a module generated before schema versions gets
+	// (the fixtures in generate/testdata/schema1): only the files written.
+	for _, db := range generate.DBs {
+		for _, mig := range []string{"sql", "goose", "migrate", "atlas"} {
+			name := "upgrade_" + db + "_" + mig
+			names = append(names, name+".txtar")
+			checkUpgradeGolden(t, name, filepath.Join("..", "generate", "testdata", "schema1", db+"_"+mig))
+		}
+	}
 	// No golden is left over from a combination that no longer exists.
 	entries, err := os.ReadDir("testdata/golden")
 	if err != nil {
@@ -92,6 +101,8 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+var goldenNow = func() time.Time { return time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC) }
+
 func checkGolden(t *testing.T, name string, cfg templates.Config, components []string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -101,8 +112,7 @@ func checkGolden(t *testing.T, name string, cfg templates.Config, components []s
 	if cfg.DB == "mysql" {
 		cfg.Notify = "off"
 	}
-	cs, err := generate.Plan(dir, cfg, generate.Options{Components: components,
-		Now: func() time.Time { return time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC) }})
+	cs, err := generate.Plan(dir, cfg, generate.Options{Components: components, Now: goldenNow})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -115,7 +125,36 @@ func checkGolden(t *testing.T, name string, cfg templates.Config, components []s
 	for _, ch := range cs.Changes {
 		ar.Files = append(ar.Files, txtar.File{Name: ch.Path, Data: ch.New})
 	}
-	got := txtar.Format(ar)
+	compareGolden(t, name, txtar.Format(ar))
+}
+
+// checkUpgradeGolden copies the module in fixture, re-runs generate's
+// migrations there and records the files the run would write.
+func checkUpgradeGolden(t *testing.T, name, fixture string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(fixture)); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := generate.Detect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := generate.Plan(dir, cfg, generate.Options{Components: []string{"migrations"}, Now: goldenNow})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	ar := &txtar.Archive{Comment: []byte(fmt.Sprintf("outboxify generate on %s (outbox schema 1): the files it writes\n", filepath.ToSlash(fixture)))}
+	for _, ch := range cs.Changes {
+		if ch.Action != generate.Unchanged {
+			ar.Files = append(ar.Files, txtar.File{Name: ch.Action.String() + " " + ch.Path, Data: ch.New})
+		}
+	}
+	compareGolden(t, name, txtar.Format(ar))
+}
+
+func compareGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".txtar")
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {

@@ -122,7 +122,27 @@ type Config struct {
 	// (e.g. "20261202000000" or "000003"); filled by the generator from the
 	// project's existing numbering style.
 	MigrationVersion string
+
+	// Schema is the version of the outbox schema the outbox migration
+	// creates (0: LatestSchema). generate sets it to the version an existing
+	// outbox migration records, so that migration renders as it was
+	// generated and the changes since come as upgrade migrations.
+	Schema int
+	// UpgradeTo and UpgradeVersion select the upgrade migration to render:
+	// the one that takes an outbox schema of version UpgradeTo-1 to
+	// UpgradeTo, with UpgradeVersion as its version prefix. No upgrade
+	// migration is rendered while UpgradeVersion is empty.
+	UpgradeTo      int
+	UpgradeVersion string
 }
+
+// LatestSchema is the version of the outbox schema this outboxify generates.
+// 1: the first schema (its migration records no version). 2: dead letters
+// leave the relay's claim index (PostgreSQL: the partial index on unpublished
+// rows also requires dead_at IS NULL; MySQL: the key is (published_at,
+// dead_at, seq)). A schema change raises it and adds an upgrade step to the
+// migration templates; a migration already generated is never rewritten.
+const LatestSchema = 2
 
 // WithDefaults returns c with empty fields set to their defaults.
 func (c Config) WithDefaults() Config {
@@ -148,6 +168,9 @@ func (c Config) WithDefaults() Config {
 	def(&c.MigrationsDir, "migrations")
 	def(&c.OpsDir, "deploy/outbox")
 	def(&c.MigrationVersion, "000001")
+	if c.Schema == 0 {
+		c.Schema = LatestSchema
+	}
 	return c
 }
 
