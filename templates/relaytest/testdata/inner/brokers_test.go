@@ -376,6 +376,66 @@ func testRedisStreams(t *testing.T, ident string) {
 	verifyDelivery(t, rows, got, false, false)
 }
 
+// TestRedisStreamFields: rows the writer stored from a service's own XAdd
+// values (outbox.Message.StreamFields) become entries with exactly those
+// fields (plus outbox-id), in order, trimmed by the row's MaxLen; values
+// with a NUL byte (the whole payload base64-encoded) and a row whose
+// fields are each base64-encoded (a value not UTF-8) arrive unaltered.
+func TestRedisStreamFields(t *testing.T) { forDatabases(t, "redis", testRedisStreamFields) }
+
+func testRedisStreamFields(t *testing.T, ident string) {
+	addr := needEnv(t, "OUTBOXIFY_REDIS_ADDR")
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	defer rdb.Close()
+	stream := randName("relay_things")
+	defer rdb.Del(context.Background(), stream)
+	c := get(t, ident)
+	d := openDB(t, c.db)
+	b64 := func(ss ...string) string {
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = base64.StdEncoding.EncodeToString([]byte(s))
+		}
+		j, _ := json.Marshal(out)
+		return string(j)
+	}
+	nul, _ := json.Marshal(base64.StdEncoding.EncodeToString([]byte(`["operation","thing.remove","note","a\u0000b"]`)))
+	rows := d.insert(t,
+		row{AggregateType: stream, AggregateID: "T1", EventType: "thing.create",
+			Payload: `["operation","thing.create","id","T1","occurred_at","1700000000000000000"]`,
+			Headers: map[string]string{"outbox-stream-fields": "1", "outbox-stream-maxlen": "~1000"}},
+		row{AggregateType: stream, AggregateID: "T1", EventType: "thing.remove",
+			Payload: string(nul),
+			Headers: map[string]string{"outbox-stream-fields": "1", "content-transfer-encoding": "base64"}},
+		row{AggregateType: stream, AggregateID: "T1", EventType: "thing.blob",
+			Payload: b64("operation", "thing.blob", "blob", "\xff\x00\xfe"),
+			Headers: map[string]string{"outbox-stream-fields": "base64"}},
+	)
+	startRelay(t, c, fastFlags(d, "--broker-url", "redis://"+addr+"/0")...)
+	eventually(t, 60*time.Second, "every row published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+	entries, err := rdb.XRange(context.Background(), stream, "-", "+").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]string{
+		{"outbox-id": rows[0].ID, "operation": "thing.create", "id": "T1", "occurred_at": "1700000000000000000"},
+		{"outbox-id": rows[1].ID, "operation": "thing.remove", "note": "a\x00b"},
+		{"outbox-id": rows[2].ID, "operation": "thing.blob", "blob": "\xff\x00\xfe"},
+	}
+	if len(entries) != len(want) {
+		t.Fatalf("%d entries, want %d: %v", len(entries), len(want), entries)
+	}
+	for i, e := range entries {
+		got := map[string]string{}
+		for k, v := range e.Values {
+			got[k] = fmt.Sprint(v)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want[i]) {
+			t.Errorf("entry %d = %q, want %q", i, got, want[i])
+		}
+	}
+}
+
 // ---- Pub/Sub (pstest) ----
 
 func TestPubSub(t *testing.T) { forDatabases(t, "pubsub", testPubSub) }
