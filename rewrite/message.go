@@ -17,6 +17,9 @@ import (
 type message struct {
 	aggType, aggID, eventType, payload dst.Expr
 	headers                            []header
+	// fields, maxLen, approx: a Redis stream entry kept as the service
+	// built it (outbox.Message.StreamFields, StreamMaxLen, StreamApprox).
+	fields, maxLen, approx dst.Expr
 }
 
 type header struct {
@@ -285,6 +288,15 @@ func (x *extractor) lit(e ast.Expr) (*ast.CompositeLit, bool) {
 		})
 		if def == nil || changed {
 			return nil, false
+		}
+		// A map or slice can change through any other use (m[k] = v,
+		// append, a call that fills it): only a variable used once is the
+		// literal it was made from.
+		switch x.info.TypeOf(val).Underlying().(type) {
+		case *types.Map, *types.Slice:
+			if uses > 1 {
+				return nil, false
+			}
 		}
 		l, ok := x.lit(val)
 		if !ok {
@@ -779,6 +791,42 @@ func redisPublish(x *extractor, call *ast.CallExpr) ([]message, string) {
 
 var streamPayloadFields = []string{"payload", "data", "body", "event", "message"}
 
+// streamFields maps an XAdd whose Values are an expression of a type
+// go-redis flattens (a map or a list of names and values) onto
+// outbox.Message.StreamFields, with the entry's MaxLen and Approx. An entry
+// with its own ID, MinID trimming or NoMkStream is left to a person: the
+// relay's XAdd could not keep it.
+func (x *extractor) streamFields(l *ast.CompositeLit, m message, vals ast.Expr) ([]message, string) {
+	if vals == nil {
+		return nil, unsupported("a stream entry without values")
+	}
+	switch t := types.TypeString(x.info.TypeOf(vals), nil); t {
+	case "map[string]interface{}", "map[string]any", "map[string]string", "[]string", "[]interface{}", "[]any":
+	default:
+		return nil, "the stream entry's values are a " + t + " (not a map or a list of names and values); write the outbox row by hand"
+	}
+	for _, f := range []string{"ID", "MinID", "NoMkStream", "Limit"} {
+		if e := field(l, f); e != nil {
+			if tv, ok := x.info.Types[e]; ok && tv.Value != nil && (tv.Value.ExactString() == `""` || tv.Value.ExactString() == `"*"` || tv.Value.ExactString() == "false" || tv.Value.ExactString() == "0") {
+				continue // the default, spelled out
+			}
+			return nil, "the stream entry sets " + f + ", which the relay's XAdd cannot keep; write the outbox row by hand"
+		}
+	}
+	m.fields = x.clone(vals)
+	if e := field(l, "MaxLen"); e != nil {
+		m.maxLen = x.clone(e)
+	}
+	if e := field(l, "Approx"); e != nil {
+		m.approx = x.clone(e)
+	}
+	if e := field(l, "MaxLenApprox"); e != nil && m.maxLen == nil {
+		// go-redis v8's older spelling of MaxLen with Approx
+		m.maxLen, m.approx = x.clone(e), dst.NewIdent("true")
+	}
+	return []message{x.finish(m)}, ""
+}
+
 func redisXAdd(x *extractor, call *ast.CallExpr) ([]message, string) {
 	l, ok := x.lit(call.Args[1])
 	if !ok || !keyed(l) {
@@ -790,8 +838,11 @@ func redisXAdd(x *extractor, call *ast.CallExpr) ([]message, string) {
 	}
 	vals := field(l, "Values")
 	vl, ok := x.lit(vals)
-	if !ok {
-		return nil, "the stream entry's values are built at run time; write the outbox row by hand"
+	if _, isMap := x.info.TypeOf(vl).(*types.Map); !ok || !isMap {
+		// Values built at run time (a map the service fills), or a list of
+		// names and values: the row keeps them as they are and the relay
+		// writes the same entry.
+		return x.streamFields(l, m, vals)
 	}
 	type kv struct {
 		k string

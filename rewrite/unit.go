@@ -593,7 +593,19 @@ func replaceCall(call, repl *dst.CallExpr) {
 // messageLit is outbox.Message{AggregateType: ..., ...} for one message,
 // a field a line (the in-function strategies and the unit-of-work guard).
 func messageLit(outboxPkg string, m message) *dst.CompositeLit {
-	elts := []dst.Expr{kv("AggregateType", m.aggType), kv("AggregateID", m.aggID), kv("EventType", m.eventType), kv("Payload", m.payload)}
+	elts := []dst.Expr{kv("AggregateType", m.aggType), kv("AggregateID", m.aggID), kv("EventType", m.eventType)}
+	if m.payload != nil {
+		elts = append(elts, kv("Payload", m.payload))
+	}
+	if m.fields != nil {
+		elts = append(elts, kv("StreamFields", m.fields))
+		if m.maxLen != nil {
+			elts = append(elts, kv("StreamMaxLen", m.maxLen))
+		}
+		if m.approx != nil {
+			elts = append(elts, kv("StreamApprox", m.approx))
+		}
+	}
 	if len(m.headers) > 0 {
 		var hs []dst.Expr
 		for _, h := range m.headers {

@@ -17,6 +17,8 @@ func (c *StringCmd) Result() (string, error) { return "", nil }
 
 type XAddArgs struct {
 	Stream string
+	MaxLen int64
+	Approx bool
 	ID     string
 	Values interface{}
 }
