@@ -41,6 +41,38 @@ var relayMods embed.FS
 // RelayBrokers are the brokers the relay publishes to.
 var RelayBrokers = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub"}
 
+// KafkaPartitioners are the key-to-partition mappings the Kafka relay can
+// use; n is the partition count and every hash is of the record key's bytes:
+//
+//	murmur2          (murmur2(key) & 0x7fffffff) % n: the Java client, franz-go's default,
+//	                 kafka-go Murmur2Balancer, sarama NewMurmur2Partitioner,
+//	                 librdkafka murmur2 / murmur2_random
+//	fnv1a            |int32(fnv1a32(key)) % n|: sarama's default NewHashPartitioner, kafka-go Hash
+//	fnv1a-reference  (int32(fnv1a32(key)) & 0x7fffffff) % n: sarama NewReferenceHashPartitioner,
+//	                 kafka-go ReferenceHash
+//	fnv1a-unsigned   fnv1a32(key) % n (unsigned): librdkafka fnv1a / fnv1a_random
+//	crc32            crc32.ChecksumIEEE(key) % n (unsigned): librdkafka consistent /
+//	                 consistent_random (confluent-kafka-go's default), kafka-go
+//	                 CRC32Balancer, sarama NewConsistentCRCHashPartitioner
+//
+// The relay always sends a key (aggregate_id), so the clients' different
+// handling of nil keys never applies.
+var KafkaPartitioners = []string{"murmur2", "fnv1a", "fnv1a-reference", "fnv1a-unsigned", "crc32"}
+
+// KafkaPartitioner returns the partitioner the Kafka relay renders with:
+// Partitioner, or when empty the relay client's default (sarama's hash
+// partitioner is FNV-1a; kafka-go's relay has always used murmur2, as
+// franz-go does by default).
+func (c Config) KafkaPartitioner() string {
+	if c.Partitioner != "" {
+		return c.Partitioner
+	}
+	if c.Broker == "sarama" {
+		return "fnv1a"
+	}
+	return "murmur2"
+}
+
 // RelayMinGo is the lowest go line of the relay module (its code uses
 // math/rand/v2); go mod tidy raises it to what the pinned clients need.
 const RelayMinGo = "1.22"
@@ -97,10 +129,17 @@ type Config struct {
 	// and its helpers are generated): set when a client the glue calls is
 	// required below its floor, so the glue would not build.
 	InboxCoreOnly bool
-
-	Migrations string // sql | goose | migrate | atlas
-	Relay      string // polling | debezium
-	Notify     string // trigger | off
+	// Partitioner is the Kafka key hash the relay places records with, so a
+	// key lands on the partition the service's existing producers put it on
+	// (one of KafkaPartitioners); empty means the relay client's own default
+	// (see KafkaPartitioner).
+	Partitioner string
+	// PartitionerSource says why Partitioner was chosen (detection evidence
+	// or "--partitioner"), for OUTBOX.md.
+	PartitionerSource string
+	Migrations        string // sql | goose | migrate | atlas
+	Relay             string // polling | debezium
+	Notify            string // trigger | off
 
 	Table      string // outbox table name (default "outbox")
 	InboxTable string // inbox table name (default "inbox")
