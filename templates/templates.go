@@ -129,6 +129,10 @@ type Config struct {
 	// and its helpers are generated): set when a client the glue calls is
 	// required below its floor, so the glue would not build.
 	InboxCoreOnly bool
+	Migrations    string // sql | goose | migrate | atlas
+	Relay         string // polling | debezium
+	Notify        string // trigger | off
+
 	// Partitioner is the Kafka key hash the relay places records with, so a
 	// key lands on the partition the service's existing producers put it on
 	// (one of KafkaPartitioners); empty means the relay client's own default
@@ -137,9 +141,6 @@ type Config struct {
 	// PartitionerSource says why Partitioner was chosen (detection evidence
 	// or "--partitioner"), for OUTBOX.md.
 	PartitionerSource string
-	Migrations        string // sql | goose | migrate | atlas
-	Relay             string // polling | debezium
-	Notify            string // trigger | off
 
 	Table      string // outbox table name (default "outbox")
 	InboxTable string // inbox table name (default "inbox")
