@@ -47,17 +47,17 @@ var RelayBrokers = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream
 //	murmur2          (murmur2(key) & 0x7fffffff) % n: the Java client, franz-go's default,
 //	                 kafka-go Murmur2Balancer, sarama NewMurmur2Partitioner,
 //	                 librdkafka murmur2 / murmur2_random
-//	fnv1a            |int32(fnv1a32(key)) % n|: sarama's default NewHashPartitioner, kafka-go Hash
+//	fnv1a            |int32(fnv1a32(key)) % n|: sarama's default NewHashPartitioner, kafka-go Hash,
+//	                 librdkafka fnv1a / fnv1a_random (made to match sarama)
 //	fnv1a-reference  (int32(fnv1a32(key)) & 0x7fffffff) % n: sarama NewReferenceHashPartitioner,
 //	                 kafka-go ReferenceHash
-//	fnv1a-unsigned   fnv1a32(key) % n (unsigned): librdkafka fnv1a / fnv1a_random
 //	crc32            crc32.ChecksumIEEE(key) % n (unsigned): librdkafka consistent /
 //	                 consistent_random (confluent-kafka-go's default), kafka-go
 //	                 CRC32Balancer, sarama NewConsistentCRCHashPartitioner
 //
 // The relay always sends a key (aggregate_id), so the clients' different
 // handling of nil keys never applies.
-var KafkaPartitioners = []string{"murmur2", "fnv1a", "fnv1a-reference", "fnv1a-unsigned", "crc32"}
+var KafkaPartitioners = []string{"murmur2", "fnv1a", "fnv1a-reference", "crc32"}
 
 // KafkaPartitioner returns the partitioner the Kafka relay renders with:
 // Partitioner, or when empty the relay client's default (sarama's hash

@@ -15,14 +15,19 @@ var Brokers = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "a
 
 // Case is one rendered relay configuration.
 type Case struct {
-	DB, Broker string
-	Dir        string // directory of the case inside the module
+	DB, Broker  string
+	Partitioner string // Kafka partitioner (empty: the client's default)
+	Dir         string // directory of the case inside the module
 }
 
 // Ident is a Go identifier for the case (pg_jetstream).
 func (c Case) Ident() string {
 	db := map[string]string{"postgres": "pg", "mysql": "my"}[c.DB]
-	return db + "_" + strings.ReplaceAll(c.Broker, "-", "")
+	id := db + "_" + strings.ReplaceAll(c.Broker, "-", "")
+	if c.Partitioner != "" {
+		id += "_" + strings.ReplaceAll(c.Partitioner, "-", "")
+	}
+	return id
 }
 
 // Config is the templates configuration of the case.
@@ -31,6 +36,7 @@ func (c Case) Config() templates.Config {
 		Module:      ModulePath,
 		DB:          c.DB,
 		Broker:      c.Broker,
+		Partitioner: c.Partitioner,
 		RelayDir:    c.Dir + "/outboxrelay",
 		RelayCmdDir: c.Dir + "/cmd/outbox-relay",
 		OpsDir:      c.Dir + "/ops",
