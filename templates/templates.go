@@ -73,6 +73,17 @@ func (c Config) KafkaPartitioner() string {
 	return "murmur2"
 }
 
+// KafkaPartitionerWhy says why the relay uses KafkaPartitioner.
+func (c Config) KafkaPartitionerWhy() string {
+	switch {
+	case c.PartitionerSource != "":
+		return c.PartitionerSource
+	case c.Partitioner == "":
+		return "the relay client's default (no producer configuration was detected)"
+	}
+	return "chosen at generation"
+}
+
 // RelayMinGo is the lowest go line of the relay module (its code uses
 // math/rand/v2); go mod tidy raises it to what the pinned clients need.
 const RelayMinGo = "1.22"
@@ -387,6 +398,7 @@ var funcs = template.FuncMap{
 		}
 		return "", fmt.Errorf("pinned relay module %s_%s has no go line", db, broker)
 	},
+	"hasPrefix": strings.HasPrefix,
 	"oneof": func(v string, set ...string) bool {
 		for _, s := range set {
 			if v == s {
