@@ -517,3 +517,74 @@ func TestDetectBrokerClient(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectPartitioner: the Kafka partitioner is read from the producer
+// configuration in the module's code, else the client's default.
+func TestDetectPartitioner(t *testing.T) {
+	const mod = "module example.com/svc\n\ngo 1.26\n"
+	req := func(path, v string) string { return mod + "require " + path + " " + v + "\n" }
+	const (
+		confluent = "github.com/confluentinc/confluent-kafka-go/v2"
+		kafkago   = "github.com/segmentio/kafka-go"
+		sarama    = "github.com/IBM/sarama"
+		franz     = "github.com/twmb/franz-go"
+	)
+	src := func(imp, body string) string {
+		return "package main\n\nimport \"" + imp + "\"\n\nfunc producer() {\n" + body + "\n}\n"
+	}
+	for _, tc := range []struct {
+		name, gomod, code string
+		want              string // Partitioner
+		note              string // a note must contain it
+	}{
+		{"confluent default is consistent_random", req(confluent, "v2.11.1"),
+			src(confluent+"/kafka", `p, _ := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": "x"}); _ = p`), "crc32", ""},
+		{"confluent murmur2_random", req(confluent, "v2.11.1"),
+			src(confluent+"/kafka", `p, _ := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": "x", "partitioner": "murmur2_random"}); _ = p`), "murmur2", ""},
+		{"confluent fnv1a via SetKey", req(confluent, "v2.11.1"),
+			src(confluent+"/kafka", `cm := kafka.ConfigMap{}; _ = cm.SetKey("partitioner", "fnv1a")`), "fnv1a", ""},
+		{"kafka-go Hash", req(kafkago, "v0.4.51"),
+			src(kafkago, `w := &kafka.Writer{Addr: kafka.TCP("x"), Balancer: &kafka.Hash{}}; _ = w`), "fnv1a", ""},
+		{"kafka-go ReferenceHash", req(kafkago, "v0.4.51"),
+			src(kafkago, `w := &kafka.Writer{Balancer: &kafka.ReferenceHash{}}; _ = w`), "fnv1a-reference", ""},
+		{"kafka-go CRC32Balancer", req(kafkago, "v0.4.51"),
+			src(kafkago, `w := kafka.Writer{}; w.Balancer = kafka.CRC32Balancer{Consistent: true}; _ = w`), "crc32", ""},
+		{"kafka-go default round robin", req(kafkago, "v0.4.51"),
+			src(kafkago, `w := &kafka.Writer{Addr: kafka.TCP("x")}; _ = w`), "murmur2", "RoundRobin"},
+		{"sarama default", req(sarama, "v1.61.1"),
+			src(sarama, `cfg := sarama.NewConfig(); _ = cfg`), "fnv1a", ""},
+		{"sarama reference hash", req(sarama, "v1.61.1"),
+			src(sarama, `cfg := sarama.NewConfig(); cfg.Producer.Partitioner = sarama.NewReferenceHashPartitioner`), "fnv1a-reference", ""},
+		{"sarama consistent crc", req(sarama, "v1.61.1"),
+			src(sarama, `cfg := sarama.NewConfig(); cfg.Producer.Partitioner = sarama.NewConsistentCRCHashPartitioner`), "crc32", ""},
+		{"sarama murmur2", req(sarama, "v1.61.1"),
+			src(sarama, `cfg := sarama.NewConfig(); cfg.Producer.Partitioner = sarama.NewMurmur2Partitioner`), "murmur2", ""},
+		{"franz-go default", req(franz, "v1.22.3"),
+			src(franz+"/pkg/kgo", `cl, _ := kgo.NewClient(kgo.SeedBrokers("x")); _ = cl`), "murmur2", ""},
+		{"franz-go sarama compat", req(franz, "v1.22.3"),
+			src(franz+"/pkg/kgo", `cl, _ := kgo.NewClient(kgo.RecordPartitioner(kgo.StickyKeyPartitioner(kgo.SaramaCompatHasher(h)))); _ = cl`), "fnv1a", ""},
+		{"not Kafka", req("github.com/nats-io/nats.go", "v1.56.0"), src("github.com/nats-io/nats.go", ""), "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, det, err := Detect(writeTree(t, map[string]string{"go.mod": tc.gomod, "producer.go": tc.code}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Partitioner != tc.want {
+				t.Errorf("Partitioner = %q, want %q\n%s", cfg.Partitioner, tc.want, det)
+			}
+			if tc.want != "" && !strings.Contains(det.String(), "partitioner:") {
+				t.Errorf("detection does not show the partitioner:\n%s", det)
+			}
+			if tc.note != "" && !strings.Contains(det.String(), tc.note) {
+				t.Errorf("detection lacks a note with %q:\n%s", tc.note, det)
+			}
+		})
+	}
+	if err := Validate(templates.Config{Partitioner: "crc16"}); err == nil {
+		t.Error("Validate accepts --partitioner crc16")
+	}
+	if c := Override(templates.Config{Partitioner: "crc32"}, templates.Config{Partitioner: "murmur2"}); c.Partitioner != "murmur2" {
+		t.Errorf("--partitioner murmur2 over detected crc32 gives %q", c.Partitioner)
+	}
+}
