@@ -277,6 +277,12 @@ func Detect(dir string) (templates.Config, Detection, error) {
 		cfg.Broker, brokerDefaulted = "nats", true
 		det.add("broker", "nats", "default (no supported broker client in go.mod)")
 	}
+	// Kafka partitioner: where the existing producers put each key.
+	if v, src, notes, ok := detectPartitioner(root, reqs, imports, generated); ok {
+		cfg.Partitioner, cfg.PartitionerSource = v, src
+		det.add("partitioner", v, src)
+		det.Notes = append(det.Notes, notes...)
+	}
 	for _, s := range unsupportedBrokers {
 		if _, ok := has(s.path); ok {
 			det.Notes = append(det.Notes, s.value)
@@ -398,12 +404,15 @@ func (d *Detection) useLastRun(c templates.Config, s Settings) templates.Config 
 	}{
 		{"db", &c.DB, s.DB}, {"driver", &c.Driver, s.Driver}, {"broker", &c.Broker, s.Broker},
 		{"migrations dir", &c.MigrationsDir, s.MigrationsDir}, {"migrations", &c.Migrations, s.Migrations},
-		{"relay", &c.Relay, s.Relay}, {"notify", &c.Notify, s.Notify},
+		{"relay", &c.Relay, s.Relay}, {"notify", &c.Notify, s.Notify}, {"partitioner", &c.Partitioner, s.Partitioner},
 	} {
 		if f.v == "" {
 			continue
 		}
 		*f.dst = f.v
+		if f.setting == "partitioner" {
+			c.PartitionerSource = src
+		}
 		if f.setting == "broker" {
 			d.Unsupported = nil // the last run chose one
 		}

@@ -12,6 +12,7 @@ import (
 // `outboxify fix`, so both accept the same spelling and values.
 type Flags struct {
 	DB, Driver, Broker, Migrations, Relay, Notify string
+	Partitioner                                   string
 	Out                                           string
 }
 
@@ -23,6 +24,8 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Migrations, "migrations", "auto", "migration format: "+strings.Join(Migrations, "|"))
 	fs.StringVar(&f.Relay, "relay", "", "relay: "+strings.Join(Relays, "|")+" (default polling)")
 	fs.StringVar(&f.Notify, "notify", "", "PostgreSQL NOTIFY trigger waking the relay: "+strings.Join(Notifies, "|")+" (default trigger)")
+	fs.StringVar(&f.Partitioner, "partitioner", "", "Kafka key partitioner of the relay: "+strings.Join(templates.KafkaPartitioners, "|")+
+		" (default: detected from the module's producers, so each key keeps its partition)")
 	fs.StringVar(&f.Out, "out", "", "directory inside the module under which files are generated (default: the module root)")
 }
 
@@ -30,7 +33,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 // Override.
 func (f *Flags) Config() templates.Config {
 	return templates.Config{DB: f.DB, Driver: f.Driver, Broker: f.Broker, Migrations: f.Migrations,
-		Relay: f.Relay, Notify: f.Notify}
+		Relay: f.Relay, Notify: f.Notify, Partitioner: f.Partitioner}
 }
 
 // Validate checks the flag values before anything is detected or written.

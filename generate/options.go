@@ -41,6 +41,7 @@ func Validate(c templates.Config) error {
 	}{
 		{"db", c.DB, DBs}, {"driver", c.Driver, Drivers}, {"broker", c.Broker, Brokers},
 		{"migrations", c.Migrations, Migrations}, {"relay", c.Relay, Relays}, {"notify", c.Notify, Notifies},
+		{"partitioner", c.Partitioner, templates.KafkaPartitioners},
 	} {
 		if s.value == "" {
 			continue
@@ -73,6 +74,9 @@ func Override(detected, flags templates.Config) templates.Config {
 	}
 	set(&c.Relay, flags.Relay)
 	set(&c.Notify, flags.Notify)
+	if flags.Partitioner != "" {
+		c.Partitioner, c.PartitionerSource = flags.Partitioner, "--partitioner "+flags.Partitioner
+	}
 	set(&c.Table, flags.Table)
 	set(&c.InboxTable, flags.InboxTable)
 	set(&c.Channel, flags.Channel)

@@ -75,12 +75,16 @@ type Settings struct {
 	MigrationsDir string `json:"migrations_dir"`
 	Relay         string `json:"relay"`
 	Notify        string `json:"notify"`
-	Out           string `json:"out,omitempty"` // --out, relative to the module root
+	Partitioner   string `json:"partitioner,omitempty"` // Kafka only
+	Out           string `json:"out,omitempty"`         // --out, relative to the module root
 }
 
 func settingsOf(c templates.Config) *Settings {
 	s := &Settings{DB: c.DB, Driver: c.Driver, Broker: c.Broker, Migrations: c.Migrations,
 		MigrationsDir: c.MigrationsDir, Relay: c.Relay, Notify: c.Notify}
+	if c.Broker == "kafka-go" || c.Broker == "franz-go" || c.Broker == "sarama" {
+		s.Partitioner = c.Partitioner
+	}
 	if c.DB == "mysql" {
 		s.Notify = "" // forced off for MySQL, not a choice to carry to --db postgres
 	}
