@@ -5,6 +5,7 @@
 #   realcode/run.sh [-o table.md] [name ...]     # default: every service
 #   LAYOUT_ONLY=1 realcode/run.sh                 # only lay the snapshots out
 #   OBX=/path/to/outboxify OUT=dir realcode/run.sh  # another binary, its own logs
+#   TESTS=1 realcode/run.sh ...                   # also the service's own go test -short
 #
 # Each snapshot comes from the search tool's fetch mirror ($MIRROR, default
 # /work/.mirror/<owner>+<name>/repo, a bare git directory) and is laid out under
@@ -17,7 +18,10 @@
 # module proxy; GOTOOLCHAIN=local so no toolchain is fetched.
 #
 # Columns: build/vet before fix (pristine tree), scan exit and findings, fix exit,
-# rewritten and left counts, go.mod and go.sum unchanged, build/vet after fix.
+# rewritten and left counts, go.mod and go.sum unchanged, build/vet after fix,
+# re-scan after fix (findings; rewritten sites reported again), and with
+# TESTS=1 the service's own `go test -short ./...` before and after fix as
+# packages ok/failed (tests that need servers fail the same way both times).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -58,8 +62,8 @@ if [ -n "$table" ]; then
   row "outboxify $rev, $(date -u +%Y-%m-%d), $(go version | awk '{print $3}')"
   row ""
 fi
-row "| service | half | size | go line | build before | vet before | scan exit | findings | fix exit | rewritten | left | go.mod same | go.sum same | build after | vet after |"
-row "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+row "| service | half | size | go line | build before | vet before | scan exit | findings | fix exit | rewritten | left | go.mod same | go.sum same | build after | vet after | re-scan | tests before | tests after |"
+row "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 
 while IFS=$'\t' read -r name slug commit module size half _why; do
   case $name in '#'* | '') continue ;; esac
@@ -117,5 +121,25 @@ except Exception: print("? ?")' "$out.fix.json")
   b1=$(step "$fmod" "$out.build1.log" go build ./...)
   v1=$(step "$fmod" "$out.vet1.log" go vet ./...)
 
-  row "| $name | $half | $size | $goline | $b0 | $v0 | $src_rc | $nfind | $fix_rc | $nrew | $nleft | $gm | $gs | $b1 | $v1 |"
+  # re-scan the fixed tree: findings, and how many sit where fix rewrote
+  (cd "$fmod" && timeout "$STEP_TIMEOUT" "$obx" scan --format json ./...) >"$out.rescan.json" 2>"$out.rescan.err"
+  rescan=$(python3 -c 'import json,sys
+try:
+    f=json.load(open(sys.argv[1])).get("findings") or []
+    fx=json.load(open(sys.argv[2]))
+    at={(r["after"]["file"], r["after"]["line"]) for r in fx.get("replaced") or []}
+    print("%d (%d at rewritten sites)" % (len(f), sum((x["file"], x["line"]) in at for x in f)))
+except Exception: print("?")' "$out.rescan.json" "$out.fix.json")
+
+  t0= t1=
+  if [ -n "${TESTS:-}" ]; then
+    gotest() { # dir log -> "ok N / FAIL M"
+      (cd "$1" && timeout "$STEP_TIMEOUT" go test -short -count=1 ./...) >"$2" 2>&1
+      echo "ok $(grep -c '^ok' "$2") / FAIL $(grep -c '^FAIL	' "$2")"
+    }
+    t0=$(gotest "$mod" "$out.test0.log")
+    t1=$(gotest "$fmod" "$out.test1.log")
+  fi
+
+  row "| $name | $half | $size | $goline | $b0 | $v0 | $src_rc | $nfind | $fix_rc | $nrew | $nleft | $gm | $gs | $b1 | $v1 | $rescan | $t0 | $t1 |"
 done <"$here/services.tsv"
