@@ -38,7 +38,7 @@ func init() {
 			defer db.Close()
 			r, err := {{.Ident}}.New(db, fake_{{.Ident}}{pub}, {{.Ident}}.Options{BatchSize: o.BatchSize, Shards: o.Shards, Pipeline: o.Pipeline,
 				PollInterval: o.PollInterval, MaxAttempts: o.MaxAttempts, RetryBase: o.RetryBase, RetryMax: o.RetryMax, OutageRetryMax: o.OutageRetryMax,
-				OnDeadLetter: o.OnDeadLetter, ShutdownTimeout: o.ShutdownTimeout, PublishTimeout: o.PublishTimeout, Notify: "off",
+				OnDeadLetter: o.OnDeadLetter, ShutdownTimeout: o.ShutdownTimeout, PublishTimeout: o.PublishTimeout, Failover: o.Failover, Notify: "off",
 				Logger: quietLogger()})
 			if err != nil {
 				return err

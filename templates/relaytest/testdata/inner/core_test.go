@@ -512,6 +512,85 @@ func TestRetryWaitCountsFromTheFailure(t *testing.T) {
 	})
 }
 
+// TestFrozenLeaderFailsOver: the leading relay freezes mid-batch (its
+// publish never returns, as under SIGSTOP): the database ends its batch
+// session once it has been idle for Failover, which releases the leader
+// lock, and a standby publishes every row within the bound. Whatever the
+// frozen leader acked is at most a duplicate; the standby's copies arrive
+// in insert order per aggregate.
+func TestFrozenLeaderFailsOver(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		rows := d.insert(t,
+			row{AggregateType: "t", AggregateID: "F1", Payload: `{"n":1}`},
+			row{AggregateType: "t", AggregateID: "F1", Payload: `{"n":2}`},
+			row{AggregateType: "t", AggregateID: "F2", Payload: `{"n":1}`},
+		)
+		const failover = 3 * time.Second
+		thaw := make(chan struct{})
+		defer close(thaw)
+		frozen := &recorder{entered: make(chan struct{}, 1)}
+		frozen.decide = func(m *Msg, call int) error {
+			<-thaw // frozen: ignores its context, like a stopped process
+			return nil
+		}
+		o := defaultFake()
+		o.Failover = failover
+		runFake(t, c, d, frozen, o)
+		select {
+		case <-frozen.entered:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the first relay never started a batch")
+		}
+		froze := time.Now()
+		standby := &recorder{}
+		runFake(t, c, d, standby, o)
+		eventually(t, failover+10*time.Second, "the standby published every row", func() bool {
+			return d.count(t, "published_at IS NOT NULL") == len(rows)
+		})
+		// the server's own check runs at its second granularity (MariaDB)
+		if took := time.Since(froze); took > failover+2*time.Second {
+			t.Errorf("standby took over after %s, want within the %s failover bound (+2s)", took.Round(100*time.Millisecond), failover)
+		}
+		got := standby.ackedIDs()
+		if len(got) != len(rows) {
+			t.Fatalf("standby acked %d messages, want %d", len(got), len(rows))
+		}
+		if got[0] != rows[0].ID || (got[1] != rows[1].ID && got[2] != rows[1].ID) {
+			t.Errorf("standby order %v: F1's rows must come in insert order (%s, %s)", got, rows[0].ID, rows[1].ID)
+		}
+	})
+}
+
+// TestSlowHealthyBatchCommits: a broker that acks after 80% of the batch's
+// publish budget is not cut off by the batch session's server-side limit:
+// the batch commits and nothing is published twice.
+func TestSlowHealthyBatchCommits(t *testing.T) {
+	forDialects(t, func(t *testing.T, c relayCase, dialect string) {
+		d := openDB(t, dialect)
+		rows := d.insert(t,
+			row{AggregateType: "t", AggregateID: "H1", Payload: `{"n":1}`},
+			row{AggregateType: "t", AggregateID: "H2", Payload: `{"n":1}`},
+		)
+		const failover = 4 * time.Second
+		budget := failover * 3 / 4
+		rec := &recorder{}
+		var once sync.Once
+		rec.decide = func(m *Msg, call int) error {
+			once.Do(func() { time.Sleep(budget * 8 / 10) })
+			return nil
+		}
+		o := defaultFake()
+		o.Failover = failover
+		runFake(t, c, d, rec, o)
+		eventually(t, 20*time.Second, "both rows published", func() bool { return d.count(t, "published_at IS NOT NULL") == len(rows) })
+		time.Sleep(failover) // a batch cut off would be published again by now
+		if got := rec.ackedIDs(); len(got) != len(rows) {
+			t.Errorf("broker acked %d messages, want %d (a slow healthy batch was cut off and published again)", len(got), len(rows))
+		}
+	})
+}
+
 // TestPoisonMessageDeadLetters: X1 is always rejected: after MaxAttempts it
 // is dead-lettered with its error; in block mode X2 waits, in skip mode it
 // goes; Y flows either way; replay --dead requeues X1 (count first, nothing

@@ -418,6 +418,7 @@ type fakeOptions struct {
 	OnDeadLetter    string
 	ShutdownTimeout time.Duration
 	PublishTimeout  time.Duration
+	Failover        time.Duration
 }
 
 func defaultFake() fakeOptions {
