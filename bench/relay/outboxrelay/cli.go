@@ -70,12 +70,14 @@ type common struct {
 	databaseURL string
 	logFormat   string
 	logLevel    string
+	pooler      string
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.databaseURL, "database-url", "", "database URL (postgres://user@host:5432/db); default $DATABASE_URL")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&c.pooler, "pooler", "none", "none, or pgbouncer: the database URL goes through PgBouncer in transaction pooling (no prepared statements: pgx exec mode; no LISTEN: the relay polls)")
 }
 
 func (c *common) logger(stderr io.Writer) (*slog.Logger, error) {
@@ -100,6 +102,25 @@ func (c *common) open(ctx context.Context, maxConns int) (*DB, error) {
 	}
 	if url == "" {
 		return nil, usageError{errors.New("no database: set --database-url, OUTBOX_DATABASE_URL or DATABASE_URL")}
+	}
+	switch c.pooler {
+	case "none", "":
+	case "pgbouncer":
+		// Transaction pooling has no prepared statements before PgBouncer
+		// 1.21: unnamed statements only (pgx's exec mode), unless the URL
+		// already chose a mode.
+		if !strings.Contains(url, "default_query_exec_mode") {
+			switch {
+			case strings.Contains(url, "://") && strings.Contains(url, "?"):
+				url += "&default_query_exec_mode=exec"
+			case strings.Contains(url, "://"):
+				url += "?default_query_exec_mode=exec"
+			default:
+				url += " default_query_exec_mode=exec"
+			}
+		}
+	default:
+		return nil, usageError{fmt.Errorf("--pooler %q: want none or pgbouncer", c.pooler)}
 	}
 	return Open(ctx, url, maxConns)
 }
@@ -168,6 +189,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.DurationVar(&o.OutageRetryMax, "outage-retry-max", 5*time.Second, "longest wait between tries while the broker or database is unreachable (bounds how long the relay idles after an outage ends)")
 	fs.StringVar(&o.OnDeadLetter, "on-dead-letter", "block", "block: a dead letter holds back the later messages of its aggregate until replayed; skip: they go on")
 	fs.DurationVar(&o.PublishTimeout, "publish-timeout", 30*time.Second, "longest wait for broker acks of one wave of messages")
+	fs.DurationVar(&o.Failover, "failover", 60*time.Second, "a standby takes over within this time when the leader freezes or its host vanishes mid-batch (the batch session's server-side limit; publish waits end within 3/4 of it)")
 	fs.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, finish the current batch within this time, else abandon it (rolled back, published again later)")
 	fs.DurationVar(&o.CleanupEvery, "cleanup-every", 0, "run cleanup this often (0: never; or schedule `outbox-relay cleanup`)")
 	fs.DurationVar(&o.Cleanup.Retention, "retention", 7*24*time.Hour, "scheduled cleanup: delete outbox rows published longer ago than this")
@@ -182,6 +204,9 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	o.Logger = log
+	if c.pooler == "pgbouncer" {
+		o.Notify = "off" // LISTEN needs a session of its own; transaction pooling has none
+	}
 	o.Failpoint = os.Getenv("OUTBOX_RELAY_FAILPOINT")
 	if o.Failpoint != "" {
 		log.Warn("test failpoint enabled (OUTBOX_RELAY_FAILPOINT); never set it in production", "failpoint", o.Failpoint)

@@ -54,6 +54,14 @@ type Options struct {
 	OutageRetryMax time.Duration
 	OnDeadLetter   string        // "block": a dead letter holds back its aggregate; "skip": it does not ("block")
 	PublishTimeout time.Duration // longest wait for the acks of one wave of publishes (30s)
+	// Failover bounds how long a leader that stops (frozen, or its host
+	// gone without closing its connection) keeps the lock, so a standby
+	// takes over within it (60s). The batch transaction's session gets it
+	// as the database's own limit (PostgreSQL idle_in_transaction_session_
+	// timeout and TCP keepalives; MySQL wait_timeout); the relay's own
+	// batches finish their publish waits within three quarters of it, so a
+	// healthy slow batch is never cut off by the server.
+	Failover time.Duration
 	// ShutdownTimeout bounds how long Run finishes the current batch after
 	// its context ends; then the batch is abandoned (rolled back, published
 	// again later) (30s).
@@ -106,6 +114,7 @@ func (o Options) withDefaults() (Options, error) {
 	def(&o.RetryMax, 5*time.Minute)
 	def(&o.OutageRetryMax, 5*time.Second)
 	def(&o.PublishTimeout, 30*time.Second)
+	def(&o.Failover, 60*time.Second)
 	def(&o.ShutdownTimeout, 30*time.Second)
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -125,6 +134,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("pipeline %d: want 1 or %d", o.Pipeline, maxPipeline)
 	case o.MaxAttempts < 1:
 		return o, fmt.Errorf("max attempts %d: must be at least 1", o.MaxAttempts)
+	case o.Failover < 2*time.Second:
+		return o, fmt.Errorf("failover %s: must be at least 2s", o.Failover)
 	case o.OnDeadLetter != "block" && o.OnDeadLetter != "skip":
 		return o, fmt.Errorf("on-dead-letter %q: want block or skip", o.OnDeadLetter)
 	case o.Notify != "auto" && o.Notify != "off":
@@ -177,6 +188,8 @@ type store interface {
 
 // claimRequest says which rows a batch transaction may claim.
 type claimRequest struct {
+	// failover is Options.Failover: the batch session's server-side bound.
+	failover      time.Duration
 	shard, shards int
 	limit         int
 	blockOnDead   bool
@@ -406,7 +419,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		}
 		woken = false
 		req := claimRequest{shard: shard, shards: r.opts.Shards, limit: r.opts.BatchSize,
-			blockOnDead: r.opts.OnDeadLetter == "block", half: -1}
+			blockOnDead: r.opts.OnDeadLetter == "block", half: -1, failover: r.opts.Failover}
 		if slots[0] != nil {
 			req.slot = 1
 		}
@@ -492,7 +505,12 @@ func aggregatesOf(msgs []*Message) []aggregateKey {
 func (r *Relay) runBatch(ctx context.Context, shard int, tx batchTx, msgs []*Message, start time.Time) error {
 	defer tx.rollback()
 
-	errs := r.publishWaves(ctx, msgs)
+	// The publish waits end within three quarters of Failover: the server
+	// ends a batch session idle for Failover, and the rest is left for
+	// marking. Messages not acked by then are retried (no attempt used).
+	pctx, cancel := context.WithTimeout(ctx, publishBudget(r.opts.Failover))
+	errs := r.publishWaves(pctx, msgs)
+	cancel()
 	if ctx.Err() != nil {
 		return fmt.Errorf("batch abandoned, rolled back: %w", ctx.Err())
 	}
@@ -552,6 +570,9 @@ func (r *Relay) runBatch(ctx context.Context, shard int, tx batchTx, msgs []*Mes
 		"rejected", rejected, "unavailable", unavailable, "duration", time.Since(start))
 	return nil
 }
+
+// publishBudget is how long a batch's publish waits may take in all.
+func publishBudget(failover time.Duration) time.Duration { return failover * 3 / 4 }
 
 // publishWaves publishes msgs (in insert order) so that per aggregate each
 // message is sent only after the previous one was acked: wave k holds the

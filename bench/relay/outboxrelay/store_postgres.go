@@ -72,14 +72,15 @@ const pipelineUsage = "batch transactions per shard in flight: 2 claims the next
 // safe behind a transaction-mode pooler.
 //
 // A claim beside a batch in flight ($3 false) passes only while that batch
-// (backend pid $5) still holds the other key: had it committed meanwhile,
+// (its transaction, $5: pg_locks' virtualtransaction) still holds the other
+// key: had it committed meanwhile,
 // another relay may have started, and this claim must be a fresh one.
 const pgGate = `pg_try_advisory_xact_lock($1::int4, $2::int4) AND ($3::bool = NOT EXISTS (
     SELECT 1 FROM pg_locks l
     WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.granted
       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
       AND l.classid::int8 = $4::int8 AND l.objid::int8 = $2::int8
-      AND ($3::bool OR l.pid = $5::int4)))`
+      AND ($3::bool OR l.virtualtransaction = $5::text)))`
 
 // The gate runs in its own statement and leaves its verdict in a
 // transaction-local setting; the claim statement reads it (a one-time
@@ -114,8 +115,11 @@ const pgGate = `pg_try_advisory_xact_lock($1::int4, $2::int4) AND ($3::bool = NO
 // for a WAL flush per batch, and the producers' commits do not queue
 // behind the relay's flushes.
 const (
-	pgLockSQL = `SELECT set_config('outboxify.relay_gate', CASE WHEN ` + pgGate + ` THEN 'open' ELSE 'closed' END, true) = 'open'
-FROM (SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('plan_cache_mode', $6, true), set_config('synchronous_commit', 'off', true)) planner`
+	pgLockSQL = `SELECT set_config('outboxify.relay_gate', CASE WHEN ` + pgGate + ` THEN 'open' ELSE 'closed' END, true) = 'open',
+  (SELECT virtualtransaction FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'virtualxid')
+FROM (SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('plan_cache_mode', $6, true), set_config('synchronous_commit', 'off', true),
+  set_config('idle_in_transaction_session_timeout', $7, true), set_config('tcp_keepalives_idle', $8, true),
+  set_config('tcp_keepalives_interval', $9, true), set_config('tcp_keepalives_count', '3', true), set_config('tcp_user_timeout', $10, true)) planner`
 	pgClaimSQL = `SELECT o.seq, o.id::text, o.aggregate_type, o.aggregate_id, o.event_type, o.payload, o.headers, o.attempts, o.created_at
 FROM outbox o
 WHERE current_setting('outboxify.relay_gate', true) = 'open'
@@ -134,13 +138,15 @@ FOR UPDATE OF o SKIP LOCKED`
 	// Marks and failures find rows by primary key. A mark's ids travel as
 	// one comma-separated text (no encoding work per element in pgx, which
 	// encodes a []string as uuid[] through a failed attempt per element);
-	// failures' as text[].
-	pgMarkSQL = `UPDATE outbox SET published_at = now(), next_attempt_at = NULL WHERE id = ANY(string_to_array($1::text, ',')::uuid[])`
+	// failures' as text[]. Times are clock_timestamp(), not now(): the
+	// batch transaction began before the publish wait, and a retry is due a
+	// backoff after the failure.
+	pgMarkSQL = `UPDATE outbox SET published_at = clock_timestamp(), next_attempt_at = NULL WHERE id = ANY(string_to_array($1::text, ',')::uuid[])`
 	pgFailSQL = `UPDATE outbox o SET
   attempts = o.attempts + CASE WHEN f.burn THEN 1 ELSE 0 END,
   last_error = f.err,
-  next_attempt_at = now() + f.delay_us * interval '1 microsecond',
-  dead_at = CASE WHEN f.dead THEN now() END
+  next_attempt_at = clock_timestamp() + f.delay_us * interval '1 microsecond',
+  dead_at = CASE WHEN f.dead THEN clock_timestamp() END
 FROM unnest($1::text[]::uuid[], $2::bool[], $3::bool[], $4::int8[], $5::text[]) AS f(id, burn, dead, delay_us, err)
 WHERE o.id = f.id`
 )
@@ -150,7 +156,12 @@ func (s *pgStore) claim(ctx context.Context, req claimRequest) (batchTx, []*Mess
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("acquire connection: %w", err)
 	}
-	tx := &pgBatch{conn: conn, pid: int32(conn.Conn().PgConn().PID())}
+	// The batch is known to the gate by its transaction (pg_locks'
+	// virtualtransaction, read by the lock statement), not by a backend
+	// pid: behind a transaction-mode pooler the connection's PID is the
+	// pooler's, and a server backend serves other clients' transactions
+	// (another relay's) once this one commits.
+	tx := &pgBatch{conn: conn}
 	class, other := lockClasses[req.slot], lockClasses[1-req.slot]
 	exclude := make([]string, len(req.exclude))
 	for i, k := range req.exclude {
@@ -159,19 +170,20 @@ func (s *pgStore) claim(ctx context.Context, req claimRequest) (batchTx, []*Mess
 	// One round trip: BEGIN, the gate, the claim.
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
-	var pred int32
+	var pred string
 	if p, ok := req.beside.(*pgBatch); ok {
-		pred = p.pid
+		pred = p.vxid
 	}
 	planCache := "auto"
 	if len(exclude) > 0 {
 		planCache = "force_custom_plan"
 	}
-	b.Queue(pgLockSQL, class, int32(req.shard), req.beside == nil, int64(uint32(other)), pred, planCache)
+	idle, kaIdle, kaInterval, userTimeout := sessionBound(req.failover)
+	b.Queue(pgLockSQL, class, int32(req.shard), req.beside == nil, int64(uint32(other)), pred, planCache, idle, kaIdle, kaInterval, userTimeout)
 	mod, rem := req.hashFilter()
 	b.Queue(pgClaimSQL, int32(mod), int32(rem), req.limit, req.blockOnDead, exclude)
 	br := conn.SendBatch(ctx, b)
-	msgs, held, err := readClaim(br)
+	msgs, held, err := readClaim(br, &tx.vxid)
 	if cerr := br.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
@@ -186,18 +198,31 @@ func (s *pgStore) claim(ctx context.Context, req claimRequest) (batchTx, []*Mess
 	return tx, msgs, true, nil
 }
 
+// sessionBound turns Options.Failover into the batch session's settings
+// (SET LOCAL through set_config, which PgBouncer passes on, unlike startup
+// options): the server ends the session when it has been idle in the
+// transaction for the whole bound (a frozen relay), and TCP keepalives and
+// tcp_user_timeout notice a host that vanished within half of it. They last
+// until the batch commits or rolls back. Values are milliseconds and
+// seconds as text.
+func sessionBound(failover time.Duration) (idle, kaIdle, kaInterval, userTimeout string) {
+	sec := func(d time.Duration) string { return strconv.Itoa(max(1, int(d/time.Second))) }
+	return strconv.FormatInt(failover.Milliseconds(), 10), sec(failover / 4), sec(failover / 12),
+		strconv.FormatInt((failover / 2).Milliseconds(), 10)
+}
+
 // excludeKey matches the claim's key of an aggregate: the type's length in
 // bytes, a colon, the type, the id (unambiguous for any type and id).
 func excludeKey(k aggregateKey) string {
 	return strconv.Itoa(len(k.typ)) + ":" + k.typ + k.id
 }
 
-func readClaim(br pgx.BatchResults) ([]*Message, bool, error) {
+func readClaim(br pgx.BatchResults, vxid *string) ([]*Message, bool, error) {
 	if _, err := br.Exec(); err != nil {
 		return nil, false, fmt.Errorf("begin: %w", err)
 	}
 	var held bool
-	if err := br.QueryRow().Scan(&held); err != nil {
+	if err := br.QueryRow().Scan(&held, vxid); err != nil {
 		return nil, false, fmt.Errorf("relay lock: %w", err)
 	}
 	rows, err := br.Query()
@@ -249,7 +274,7 @@ func readClaim(br pgx.BatchResults) ([]*Message, bool, error) {
 // pgBatch is an open batch transaction on one pooled connection.
 type pgBatch struct {
 	conn *pgxpool.Conn
-	pid  int32 // backend pid, for the gate of a claim beside this batch
+	vxid string // its transaction in pg_locks, for the gate of a claim beside it
 }
 
 func (t *pgBatch) complete(ctx context.Context, published []*Message, failures []failure) error {
@@ -400,11 +425,17 @@ func (s *pgStore) listenLoop(ctx context.Context, conn *pgx.Conn, wake func(), l
 	}
 }
 
-const pgStatsSQL = `SELECT count(*) FILTER (WHERE dead_at IS NULL),
-  count(*) FILTER (WHERE dead_at IS NULL AND next_attempt_at IS NOT NULL),
-  count(*) FILTER (WHERE dead_at IS NOT NULL),
-  COALESCE(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE dead_at IS NULL)), 0)::float8
-FROM outbox WHERE published_at IS NULL`
+// Stats reads the pending rows through the claim index (its predicate,
+// published_at IS NULL AND dead_at IS NULL, is also implied by schema 1's)
+// and the dead letters through the retrying index: the relay always sets
+// next_attempt_at when it dead-letters a row (block mode finds them there
+// too). A single WHERE published_at IS NULL would match neither partial
+// index since dead letters left the claim index (schema 2), and read the
+// whole table, published rows included.
+const pgStatsSQL = `SELECT p.pending, p.retrying, d.dead, COALESCE(EXTRACT(EPOCH FROM now() - p.oldest), 0)::float8
+FROM (SELECT count(*) AS pending, count(*) FILTER (WHERE next_attempt_at IS NOT NULL) AS retrying, min(created_at) AS oldest
+  FROM outbox WHERE published_at IS NULL AND dead_at IS NULL) p,
+ (SELECT count(*) AS dead FROM outbox WHERE published_at IS NULL AND next_attempt_at IS NOT NULL AND dead_at IS NOT NULL) d`
 
 func (s *pgStore) stats(ctx context.Context) (Stats, error) {
 	var st Stats

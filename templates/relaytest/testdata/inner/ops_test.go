@@ -255,6 +255,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"replay", "--database-url", "postgres://x"}, "at least one filter"},
 		{[]string{"replay", "--database-url", "postgres://x", "--since", "yesterday"}, "neither an RFC 3339 time nor a duration"},
 		{[]string{"cleanup", "--database-url", "postgres://x", "--retention", "-1h"}, "must be positive"},
+		{[]string{"status", "--database-url", "postgres://x", "--pooler", "odyssey"}, `--pooler "odyssey"`},
 	} {
 		code, out := runCLI(t, c, tc.args...)
 		if code != 2 || !strings.Contains(out, tc.want) {

@@ -7,6 +7,12 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -196,4 +202,119 @@ func TestPipelineTrickle(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPipelineThroughPgBouncer: two pipelined relays in leader mode through
+// PgBouncer in transaction pooling (Debian's 1.18: no prepared statements
+// there, so the URL asks pgx for exec mode). The pipeline's gate compares
+// the batch's backend pid with pg_locks: the pid is read inside the batch
+// transaction (behind the pooler the connection's own PID is PgBouncer's),
+// so a second batch does go in flight beside the first, and order holds.
+func TestPipelineThroughPgBouncer(t *testing.T) {
+	bin := ""
+	for _, p := range []string{"pgbouncer", "/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"} {
+		if found, err := exec.LookPath(p); err == nil {
+			bin = found
+			break
+		}
+	}
+	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pgbouncer not found (apt-get install pgbouncer; .ci/run installs it)")
+		}
+		t.Skip("pgbouncer not found: apt-get install pgbouncer")
+	}
+	c := get(t, "pg_jetstream")
+	d := openDB(t, "postgres")
+	pooled := *d
+	pooled.url = startPgBouncer(t, bin, d.url)
+	b := &overlapBroker{}
+	o := pipelineOptions(2)
+	o.PollInterval = 2 * time.Millisecond
+	runRelay(t, c, &pooled, b.publisher(0), o)
+	runRelay(t, c, &pooled, b.publisher(1), o)
+	var rows []row
+	all := sequence("t", aggregates("b", 24), 480)
+	for i := 0; i < len(all); i += 40 {
+		rows = append(rows, d.insert(t, all[i:i+40]...)...)
+		time.Sleep(15 * time.Millisecond)
+	}
+	eventually(t, 60*time.Second, "every row published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+	b.checkAll(t, rows)
+	if n := b.together.Load(); n > 0 {
+		t.Fatalf("%d publish calls began while the other relay had one in flight: two leaders", n)
+	}
+	if b.maxSelf.Load() < 2 {
+		t.Fatal("no relay had two batches in flight behind PgBouncer: the pipeline's gate never passed")
+	}
+	// The CLI's --pooler pgbouncer asks for the exec mode itself.
+	plain := strings.Replace(pooled.url, "default_query_exec_mode=exec", "application_name=relaytest", 1)
+	if code, out := runCLI(t, c, "status", "--database-url", plain, "--pooler", "pgbouncer"); code != 0 {
+		t.Fatalf("status through PgBouncer with --pooler pgbouncer: exit %d\n%s", code, out)
+	}
+}
+
+// startPgBouncer runs PgBouncer in transaction pooling in front of the
+// server of dbURL and returns the URL of the same database through it.
+func startPgBouncer(t *testing.T, bin, dbURL string) string {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := u.User.Username()
+	if user == "" {
+		user = "postgres"
+	}
+	dir, err := os.MkdirTemp("", "pgbouncer-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	_ = os.Chmod(dir, 0o777) // PgBouncer refuses root: it runs as postgres and writes its log here
+	addr := freeAddr(t)
+	host, port, _ := net.SplitHostPort(addr)
+	ini := fmt.Sprintf(`[databases]
+* = host=%s port=%s user=%s
+
+[pgbouncer]
+listen_addr = %s
+listen_port = %s
+unix_socket_dir =
+auth_type = any
+pool_mode = transaction
+max_client_conn = 200
+default_pool_size = 20
+ignore_startup_parameters = extra_float_digits
+logfile = %s/pgbouncer.log
+pidfile = %s/pgbouncer.pid
+`, u.Hostname(), u.Port(), user, host, port, dir, dir)
+	cfg := filepath.Join(dir, "pgbouncer.ini")
+	if err := os.WriteFile(cfg, []byte(ini), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{cfg}
+	if os.Geteuid() == 0 {
+		args = []string{"-u", "postgres", cfg}
+	}
+	cmd := exec.Command(bin, args...)
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	eventually(t, 20*time.Second, "pgbouncer up", func() bool {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			conn.Close()
+		}
+		return err == nil
+	})
+	q := u.Query()
+	q.Set("default_query_exec_mode", "exec")
+	pooled := *u
+	pooled.Host = addr
+	pooled.RawQuery = q.Encode()
+	return pooled.String()
 }
