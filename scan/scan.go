@@ -191,6 +191,7 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if err := prog.analyze(analyzers); err != nil {
 		return nil, err
 	}
+	prog.setFingerprints()
 	if u, ok := res.(interface{ Unresolved() []string }); ok {
 		prog.Unresolved = u.Unresolved()
 	}

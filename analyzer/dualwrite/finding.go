@@ -40,6 +40,10 @@ type Finding struct {
 	Write   *Call  // nil only for rules without a paired write
 	Store   string // store of record written: sql, dynamodb, mongodb, cassandra, firestore
 	Advice  string // what to do (pattern that fits the store, manual steps)
+	// Fingerprint identifies the finding across line moves and unrelated
+	// edits (baselines, SARIF partialFingerprints). scan.Load sets it;
+	// the analyzer alone (go vet, golangci-lint) leaves it empty.
+	Fingerprint string
 }
 
 // Result is the analyzer's result for one package: its findings in source order.
