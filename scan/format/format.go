@@ -8,10 +8,26 @@ import (
 	"strings"
 
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
+	"github.com/outboxify/outboxify/scan/baseline"
 )
 
 // Names lists the formats Write accepts, the default first.
-var Names = []string{"text", "json", "sarif"}
+var Names = []string{"text", "json", "sarif", "codeclimate"}
+
+// Baseline is what a scan against a baseline file adds to its output.
+type Baseline struct {
+	// States has one state per finding: baseline.New or baseline.Unchanged.
+	States []string
+	// Gone are the baseline entries no longer found.
+	Gone []baseline.Gone
+}
+
+func (b *Baseline) state(i int) string {
+	if b == nil || i >= len(b.States) {
+		return ""
+	}
+	return b.States[i]
+}
 
 // Tool describes the program for formats that name it (SARIF).
 type Tool struct {
@@ -22,13 +38,23 @@ type Tool struct {
 
 // Write writes findings in the named format; paths are relative to base.
 func Write(w io.Writer, name, base string, tool Tool, findings []dualwrite.Finding) error {
+	return WriteBaseline(w, name, base, tool, findings, nil)
+}
+
+// WriteBaseline is Write for a scan compared with a baseline (bl may be
+// nil): text and codeclimate list the new findings only; json carries each
+// finding's baseline_state and the absent entries; sarif sets baselineState
+// on every result and adds the absent ones.
+func WriteBaseline(w io.Writer, name, base string, tool Tool, findings []dualwrite.Finding, bl *Baseline) error {
 	switch name {
 	case "text", "":
-		return Text(w, base, findings)
+		return Text(w, base, onlyNew(findings, bl))
 	case "json":
-		return JSON(w, base, findings)
+		return jsonReport(w, base, findings, bl)
 	case "sarif":
-		return SARIF(w, base, tool, findings)
+		return sarifReport(w, base, tool, findings, bl)
+	case "codeclimate":
+		return CodeClimate(w, base, onlyNew(findings, bl))
 	}
 	return fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Names, ", "))
 }
@@ -49,9 +75,40 @@ func Text(w io.Writer, base string, findings []dualwrite.Finding) error {
 	return nil
 }
 
+// onlyNew drops the findings a baseline lets through.
+func onlyNew(findings []dualwrite.Finding, bl *Baseline) []dualwrite.Finding {
+	if bl == nil {
+		return findings
+	}
+	var out []dualwrite.Finding
+	for i, f := range findings {
+		if bl.state(i) != baseline.Unchanged {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Report is the JSON document: {"findings":[...]}, never null.
 type Report struct {
 	Findings []Finding `json:"findings"`
+	// Absent are the baseline entries no longer found: present, maybe
+	// empty, with --baseline only.
+	Absent *[]AbsentFinding `json:"absent,omitempty"`
+}
+
+// AbsentFinding is a baseline entry not found by this scan, at the
+// location it was last seen.
+type AbsentFinding struct {
+	Rule        string `json:"rule"`
+	Message     string `json:"message"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Func        string `json:"func,omitempty"`
+	Fingerprint string `json:"fingerprint"`
+	// Count is how many of the entry's identical findings are gone.
+	Count         int    `json:"count"`
+	BaselineState string `json:"baseline_state"`
 }
 
 // Finding is one finding in JSON. The location is the publish's.
@@ -72,6 +129,11 @@ type Finding struct {
 	Func         string `json:"func,omitempty"`
 	Store        string `json:"store,omitempty"`
 	Advice       string `json:"advice,omitempty"`
+	// Fingerprint is the finding's identity across line moves (the
+	// baseline's, and SARIF's partialFingerprints).
+	Fingerprint string `json:"fingerprint,omitempty"`
+	// BaselineState is "new" or "unchanged" with --baseline.
+	BaselineState string `json:"baseline_state,omitempty"`
 }
 
 // Call is one end of a finding in JSON.
@@ -86,8 +148,12 @@ type Call struct {
 
 // JSON writes the findings as an indented Report.
 func JSON(w io.Writer, base string, findings []dualwrite.Finding) error {
+	return jsonReport(w, base, findings, nil)
+}
+
+func jsonReport(w io.Writer, base string, findings []dualwrite.Finding, bl *Baseline) error {
 	r := Report{Findings: make([]Finding, 0, len(findings))}
-	for _, f := range findings {
+	for i, f := range findings {
 		p := f.Publish.Position
 		jf := Finding{
 			Rule: f.Rule, Message: f.Message,
@@ -96,12 +162,25 @@ func JSON(w io.Writer, base string, findings []dualwrite.Finding) error {
 			Via:          f.Publish.Via,
 			ViaInterface: f.Publish.ViaInterface,
 			Func:         f.Func, Store: f.Store, Advice: f.Advice,
+			Fingerprint: f.Fingerprint, BaselineState: bl.state(i),
 		}
 		if f.Write != nil {
 			jf.Write = call(base, *f.Write)
 			jf.ViaInterface = jf.ViaInterface || f.Write.ViaInterface
 		}
 		r.Findings = append(r.Findings, jf)
+	}
+	if bl != nil {
+		absent := []AbsentFinding{}
+		for _, g := range bl.Gone {
+			for _, l := range g.Places() {
+				absent = append(absent, AbsentFinding{
+					Rule: g.Rule, Message: g.Message, File: l.File, Line: l.Line, Func: g.Func,
+					Fingerprint: g.Fingerprint, Count: 1, BaselineState: baseline.Absent,
+				})
+			}
+		}
+		r.Absent = &absent
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -126,4 +205,17 @@ func rel(base, filename string) string {
 		return filepath.ToSlash(filename)
 	}
 	return filepath.ToSlash(r)
+}
+
+// fingerprints numbers identical fingerprints: the first keeps the bare
+// fingerprint, the n-th gets ":n", so each result's is unique and the
+// baseline's fingerprint is found in it.
+type fingerprints map[string]int
+
+func (seen fingerprints) next(fp string) string {
+	seen[fp]++
+	if n := seen[fp]; n > 1 {
+		return fmt.Sprintf("%s:%d", fp, n)
+	}
+	return fp
 }

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
+	"github.com/outboxify/outboxify/scan/baseline"
 )
 
 // SARIF 2.1.0, the subset code scanning reads.
@@ -90,7 +91,17 @@ type SARIFResult struct {
 	Locations           []SARIFLocation   `json:"locations"`
 	RelatedLocations    []SARIFLocation   `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	// BaselineState is new, unchanged or absent with --baseline.
+	BaselineState string `json:"baselineState,omitempty"`
+	// Kind is "pass" for an absent result (the problem is gone); empty
+	// (SARIF's default "fail") otherwise.
+	Kind string `json:"kind,omitempty"`
 }
+
+// FingerprintKey is the partialFingerprints key holding the finding's
+// fingerprint (the baseline's); the value is the fingerprint, with ":n"
+// for the n-th identical finding.
+const FingerprintKey = "outboxify/v1"
 
 // SARIFLocation is a location with one physicalLocation.
 type SARIFLocation struct {
@@ -119,6 +130,10 @@ type SARIFRegion struct {
 
 // SARIF writes the findings as a SARIF 2.1.0 log with one run.
 func SARIF(w io.Writer, base string, tool Tool, findings []dualwrite.Finding) error {
+	return sarifReport(w, base, tool, findings, nil)
+}
+
+func sarifReport(w io.Writer, base string, tool Tool, findings []dualwrite.Finding, bl *Baseline) error {
 	if tool.Name == "" {
 		tool.Name = "outboxify"
 	}
@@ -150,8 +165,9 @@ func SARIF(w io.Writer, base string, tool Tool, findings []dualwrite.Finding) er
 	}
 	lines := lineCache{}
 	occurrences := map[string]int{}
+	seen := fingerprints{}
 	results := make([]SARIFResult, 0, len(findings))
-	for _, f := range findings {
+	for i, f := range findings {
 		idx := addRule(f.Rule)
 		p := f.Publish.Position
 		uri := rel(base, p.Filename)
@@ -167,6 +183,7 @@ func SARIF(w io.Writer, base string, tool Tool, findings []dualwrite.Finding) er
 				ArtifactLocation: artifact(uri),
 				Region:           SARIFRegion{StartLine: p.Line, StartColumn: utf16Column(text, p.Column)},
 			}}},
+			BaselineState: bl.state(i),
 		}
 		if f.Write != nil {
 			wp := f.Write.Position
@@ -179,15 +196,38 @@ func SARIF(w io.Writer, base string, tool Tool, findings []dualwrite.Finding) er
 				Message: &SARIFText{Text: "DB write: " + f.Write.Name},
 			}}
 		}
-		// Stable across edits elsewhere in the file: the hash covers the
-		// rule, the file and the trimmed source line, not the line number;
-		// equal lines are told apart by their occurrence count.
-		h := lineHash(f.Rule, uri, text)
-		occurrences[h]++
-		res.PartialFingerprints = map[string]string{
-			"primaryLocationLineHash": fmt.Sprintf("%s:%d", h, occurrences[h]),
+		if f.Fingerprint != "" {
+			// the scan's fingerprint, as in the baseline: stable across
+			// line moves, renamed locals and edits elsewhere
+			res.PartialFingerprints = map[string]string{FingerprintKey: seen.next(f.Fingerprint)}
+		} else {
+			// findings from elsewhere (no fingerprint): the hash covers
+			// the rule, the file and the trimmed source line, not the line
+			// number; equal lines are told apart by their occurrence count.
+			h := lineHash(f.Rule, uri, text)
+			occurrences[h]++
+			res.PartialFingerprints = map[string]string{
+				"primaryLocationLineHash": fmt.Sprintf("%s:%d", h, occurrences[h]),
+			}
 		}
 		results = append(results, res)
+	}
+	if bl != nil {
+		for _, g := range bl.Gone {
+			idx := addRule(g.Rule)
+			for _, l := range g.Places() {
+				results = append(results, SARIFResult{
+					RuleID: g.Rule, RuleIndex: idx, Level: "none", Kind: "pass",
+					Message: SARIFText{Text: g.Message + " (in the baseline, no longer found)"},
+					Locations: []SARIFLocation{{PhysicalLocation: SARIFPhysical{
+						ArtifactLocation: artifact(l.File),
+						Region:           SARIFRegion{StartLine: max(l.Line, 1)},
+					}}},
+					PartialFingerprints: map[string]string{FingerprintKey: seen.next(g.Fingerprint)},
+					BaselineState:       baseline.Absent,
+				})
+			}
+		}
 	}
 	log := SARIFLog{
 		Schema: SARIFSchema, Version: SARIFVersion,
