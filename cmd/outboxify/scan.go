@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/outboxify/outboxify/scan"
+	"github.com/outboxify/outboxify/scan/baseline"
 	"github.com/outboxify/outboxify/scan/format"
 )
 
@@ -17,9 +19,10 @@ func newScanCmd() *cobra.Command {
 		dir    string
 		output string
 		tests  bool
+		bf     baselineFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "scan [-C dir] [--format text|json|sarif] [--tests] [packages]",
+		Use:   "scan [-C dir] [--format text|json|sarif|codeclimate] [--tests] [--baseline file | --baseline-write file] [packages]",
 		Short: "Find dual writes: a DB write and a broker publish without one transaction",
 		Long: `scan loads the packages (default ./...) with full type information and reports
 every place where code writes to a database and publishes to a broker without
@@ -29,18 +32,49 @@ program, through interfaces.
 Packages that do not type-check are listed and the others are still
 analysed and reported (exit 2 all the same).
 
-Exit status: 0 no findings, 1 findings, 2 packages did not load or
-type-check, a bad flag, or a bad .outboxify.yaml.`,
+On a codebase with existing dual writes, record them once with
+--baseline-write .outboxify/baseline.json and scan with --baseline
+.outboxify/baseline.json: only findings beyond the baseline are reported and
+fail the run. A finding is identified by a fingerprint (rule, enclosing
+function, publish and write calls, the shape of their statements) that
+survives moved lines, renamed local variables and edits elsewhere; identical
+findings are counted. Baseline entries no longer found are listed as fixed
+(exit 0 with a note; --baseline-strict fails so the file is kept current).
+
+Exit status: 0 no findings (beyond the baseline), 1 findings, 2 packages
+did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !validFormat(output) {
 				return withCode(exitError, fmt.Errorf("--format %q: want one of %s", output, strings.Join(format.Names, ", ")))
+			}
+			if err := bf.check(); err != nil {
+				return withCode(exitError, err)
+			}
+			var base *baseline.File
+			if bf.read != "" {
+				// read before the scan: a missing file is told at once
+				b, err := baseline.Read(resolve(dir, bf.read))
+				if err != nil {
+					return withCode(exitError, fmt.Errorf("--baseline: %w", err))
+				}
+				base = b
 			}
 			prog, err := scan.Load(dir, args, scan.Options{Tests: tests, Partial: true})
 			if err != nil {
 				return withCode(exitError, err)
 			}
+			findings := prog.Findings
+			var bl *format.Baseline
+			var cmp *baseline.Comparison
+			if base != nil {
+				if base.Fingerprint != scan.FingerprintVersion {
+					return withCode(exitError, fmt.Errorf("--baseline %s: fingerprints of scheme %q, this outboxify computes %q: write it again with --baseline-write", bf.read, base.Fingerprint, scan.FingerprintVersion))
+				}
+				cmp = base.Compare(prog.Dir, findings)
+				bl = &format.Baseline{States: cmp.States, Gone: cmp.Gone}
+			}
 			tool := format.Tool{Name: "outboxify", Version: version()}
-			if err := format.Write(cmd.OutOrStdout(), output, prog.Dir, tool, prog.Findings); err != nil {
+			if err := format.WriteBaseline(cmd.OutOrStdout(), output, prog.Dir, tool, findings, bl); err != nil {
 				return withCode(exitError, fmt.Errorf("writing findings: %w", err))
 			}
 			if n := len(prog.Unresolved); n > 0 {
@@ -65,16 +99,80 @@ type-check, a bad flag, or a bad .outboxify.yaml.`,
 				return withCode(exitError, fmt.Errorf("%d package(s) not analysed, they do not type-check: %s; %d package error(s):%s",
 					len(prog.Skipped), strings.Join(prog.Skipped, ", "), len(prog.Broken), scan.FormatErrors(prog.Dir, prog.Broken)))
 			}
-			if len(prog.Findings) > 0 {
+			if bf.write != "" {
+				path := resolve(dir, bf.write)
+				b := baseline.Build(prog.Dir, scan.FingerprintVersion, findings)
+				if err := b.WriteFile(path); err != nil {
+					return withCode(exitError, fmt.Errorf("--baseline-write: %w", err))
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: baseline %s written: %d finding(s) recorded (%d distinct); scan with --baseline %s to report only findings beyond them\n",
+					bf.write, len(findings), len(b.Findings), bf.write)
+				return nil
+			}
+			if cmp != nil {
+				return baselineOutcome(cmd, bf, cmp)
+			}
+			if len(findings) > 0 {
 				return withCode(exitFindings, nil)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&dir, "dir", "C", ".", "run in `dir` (module or subdirectory); paths are printed relative to it")
-	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text, json or sarif")
+	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text, json, sarif or codeclimate")
 	cmd.Flags().BoolVar(&tests, "tests", false, "also scan _test.go files")
+	cmd.Flags().StringVar(&bf.read, "baseline", "", "report and fail only on findings beyond those recorded in `file` (relative to -C)")
+	cmd.Flags().StringVar(&bf.write, "baseline-write", "", "record every finding in `file` (relative to -C) and exit 0, e.g. .outboxify/baseline.json")
+	cmd.Flags().BoolVar(&bf.strict, "baseline-strict", false, "with --baseline, also fail when baseline entries are no longer found (keep the file current)")
 	return cmd
+}
+
+type baselineFlags struct {
+	read, write string
+	strict      bool
+}
+
+func (bf baselineFlags) check() error {
+	switch {
+	case bf.read != "" && bf.write != "":
+		return fmt.Errorf("--baseline and --baseline-write: use one (--baseline-write alone records the findings anew)")
+	case bf.strict && bf.read == "":
+		return fmt.Errorf("--baseline-strict needs --baseline")
+	}
+	return nil
+}
+
+// resolve makes a file flag relative to -C, as the packages are.
+func resolve(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+// baselineOutcome tells the baseline comparison on stderr and picks the
+// exit code: 1 for new findings, or for entries gone under --baseline-strict.
+func baselineOutcome(cmd *cobra.Command, bf baselineFlags, cmp *baseline.Comparison) error {
+	stderr := cmd.ErrOrStderr()
+	fmt.Fprintf(stderr, "note: baseline %s: %d new finding(s), %d unchanged (in the baseline), %d fixed\n", bf.read, cmp.New, cmp.Unchanged, cmp.Absent)
+	for _, g := range cmp.Gone {
+		for _, l := range g.Places() {
+			fmt.Fprintf(stderr, "note: fixed (in the baseline, no longer found): %s: %s %s\n", l, g.Rule, g.Message)
+		}
+	}
+	if cmp.Absent > 0 {
+		if bf.strict {
+			if cmp.New > 0 {
+				return withCode(exitFindings, fmt.Errorf("%d new finding(s); and %d baseline finding(s) no longer found (--baseline-strict): write the baseline again with --baseline-write %s", cmp.New, cmp.Absent, bf.read))
+			}
+			return withCode(exitFindings, fmt.Errorf("%d baseline finding(s) no longer found (--baseline-strict): write the baseline again with --baseline-write %s", cmp.Absent, bf.read))
+		}
+		fmt.Fprintf(stderr, "note: remove the fixed entries with --baseline-write %s\n", bf.read)
+	}
+	if cmp.New > 0 {
+		return withCode(exitFindings, nil)
+	}
+	return nil
 }
 
 func validFormat(name string) bool {
