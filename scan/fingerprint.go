@@ -123,15 +123,8 @@ func identShape(info *types.Info, id *ast.Ident) string {
 
 // setFingerprints fills Finding.Fingerprint for the program's findings.
 func (p *Program) setFingerprints() {
-	files := map[string]fileInfo{}
-	for _, pkg := range p.Packages {
-		for _, f := range pkg.Syntax {
-			name := p.Fset.File(f.Pos()).Name()
-			if _, ok := files[name]; !ok {
-				files[name] = fileInfo{file: f, pkg: pkg}
-			}
-		}
-	}
+	p.indexFiles()
+	files := p.files
 	lines := map[string][]string{}
 	shape := func(c *dualwrite.Call) string {
 		if c == nil {

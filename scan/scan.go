@@ -70,6 +70,8 @@ type Program struct {
 	Unresolved []string
 
 	partial bool
+	files   map[string]fileInfo  // by file name (indexFiles)
+	decls   map[string]LineRange // function bodies by full name (indexDecls)
 }
 
 // LoadError reports packages that could not be loaded or type-checked.

@@ -7,9 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/outboxify/outboxify/analyzer/dualwrite"
 	"github.com/outboxify/outboxify/scan"
 	"github.com/outboxify/outboxify/scan/baseline"
 	"github.com/outboxify/outboxify/scan/format"
+	"github.com/outboxify/outboxify/scan/newcode"
 )
 
 func init() { register(newScanCmd) }
@@ -20,6 +22,7 @@ func newScanCmd() *cobra.Command {
 		output string
 		tests  bool
 		bf     baselineFlags
+		nf     newFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "scan [-C dir] [--format text|json|sarif|codeclimate] [--tests] [--baseline file | --baseline-write file] [packages]",
@@ -41,6 +44,13 @@ survives moved lines, renamed local variables and edits elsewhere; identical
 findings are counted. Baseline entries no longer found are listed as fixed
 (exit 0 with a note; --baseline-strict fails so the file is kept current).
 
+--new-from-rev main reports only the findings where a line of the finding's
+chain (the statements of the publish and the write, the bodies of the
+functions between) changed since the merge-base of main and HEAD, uncommitted
+and untracked files included, renames followed; --new-from-patch FILE does
+the same from a unified diff. A change that only deletes lines cannot be
+seen this way. With --baseline both filters apply.
+
 Exit status: 0 no findings (beyond the baseline), 1 findings, 2 packages
 did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -48,6 +58,13 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 				return withCode(exitError, fmt.Errorf("--format %q: want one of %s", output, strings.Join(format.Names, ", ")))
 			}
 			if err := bf.check(); err != nil {
+				return withCode(exitError, err)
+			}
+			if err := nf.check(bf); err != nil {
+				return withCode(exitError, err)
+			}
+			changes, err := nf.changes(dir)
+			if err != nil {
 				return withCode(exitError, err)
 			}
 			var base *baseline.File
@@ -72,6 +89,35 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 				}
 				cmp = base.Compare(prog.Dir, findings)
 				bl = &format.Baseline{States: cmp.States, Gone: cmp.Gone}
+			}
+			if changes != nil {
+				// only findings whose chain has a changed line; with a
+				// baseline both filters apply
+				var kept []dualwrite.Finding
+				var states []string
+				for i, f := range findings {
+					if touched(prog, changes, f) {
+						kept = append(kept, f)
+						if cmp != nil {
+							states = append(states, cmp.States[i])
+						}
+					}
+				}
+				if n := len(findings) - len(kept); n > 0 {
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: %d finding(s) not reported: none of their lines are among the %s\n", n, changes.Describe)
+				}
+				findings = kept
+				if cmp != nil {
+					cmp.States, cmp.New, cmp.Unchanged = states, 0, 0
+					for _, st := range states {
+						if st == baseline.New {
+							cmp.New++
+						} else {
+							cmp.Unchanged++
+						}
+					}
+					bl.States = states
+				}
 			}
 			tool := format.Tool{Name: "outboxify", Version: version()}
 			if err := format.WriteBaseline(cmd.OutOrStdout(), output, prog.Dir, tool, findings, bl); err != nil {
@@ -123,6 +169,8 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 	cmd.Flags().BoolVar(&tests, "tests", false, "also scan _test.go files")
 	cmd.Flags().StringVar(&bf.read, "baseline", "", "report and fail only on findings beyond those recorded in `file` (relative to -C)")
 	cmd.Flags().StringVar(&bf.write, "baseline-write", "", "record every finding in `file` (relative to -C) and exit 0, e.g. .outboxify/baseline.json")
+	cmd.Flags().StringVar(&nf.rev, "new-from-rev", "", "report only findings on lines changed since the merge-base of `rev` and HEAD (uncommitted changes included; needs that history: fetch-depth 0)")
+	cmd.Flags().StringVar(&nf.patch, "new-from-patch", "", "report only findings on lines a unified diff `file` adds or changes (paths relative to the git work tree)")
 	cmd.Flags().BoolVar(&bf.strict, "baseline-strict", false, "with --baseline, also fail when baseline entries are no longer found (keep the file current)")
 	return cmd
 }
@@ -178,6 +226,39 @@ func baselineOutcome(cmd *cobra.Command, bf baselineFlags, cmp *baseline.Compari
 func validFormat(name string) bool {
 	for _, n := range format.Names {
 		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+type newFlags struct{ rev, patch string }
+
+func (nf newFlags) check(bf baselineFlags) error {
+	switch {
+	case nf.rev != "" && nf.patch != "":
+		return fmt.Errorf("--new-from-rev and --new-from-patch: use one")
+	case (nf.rev != "" || nf.patch != "") && bf.write != "":
+		return fmt.Errorf("--baseline-write records every finding: it does not go with --new-from-rev or --new-from-patch")
+	}
+	return nil
+}
+
+// changes reads the changed lines the flags name; nil without them.
+func (nf newFlags) changes(dir string) (*newcode.Changes, error) {
+	switch {
+	case nf.rev != "":
+		return newcode.FromRev(dir, nf.rev)
+	case nf.patch != "":
+		return newcode.FromPatchFile(dir, resolve(dir, nf.patch))
+	}
+	return nil, nil
+}
+
+// touched reports whether a line of the finding's chain changed.
+func touched(prog *scan.Program, changes *newcode.Changes, f dualwrite.Finding) bool {
+	for _, r := range prog.Chain(f) {
+		if changes.Touches(r.File, r.From, r.To) {
 			return true
 		}
 	}
