@@ -8,7 +8,11 @@
 // rolled-back transactions, several relays in leader and shard mode, every
 // relay stopped (the age alert), terminated database connections, a broker
 // that goes away and comes back, transactions that commit in the opposite
-// order to their start, and a poison message.
+// order to their start, and a poison message. TestUnitOfWorkFixKill runs
+// the real `outboxify fix` on a service in the dual-write shape of issue 18
+// (testdata/uowapp: repository, publisher wrapper, a service calling both),
+// then the rewritten service and the relay fix generated, with the service
+// SIGKILLed between its write and its commit.
 //
 // Every test prints its counts (sent, committed, published, received,
 // applied, duplicates, lost) and asserts lost == 0 and that the inbox holds

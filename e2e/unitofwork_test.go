@@ -35,6 +35,11 @@ import (
 // the other) and testdata/uowapp/cmd/uowapp (places the orders named by
 // its arguments).
 //
+// Core NATS, not JetStream: fix leaves a JetStream wrapper
+// (`_, err := js.Publish(ctx, subject, data)`) for a person, because the
+// call returns (*PubAck, error) and fix's unit of work only guards broker
+// calls whose result is an error alone, even when the ack is discarded.
+//
 //go:embed testdata/uowapp
 var uowFiles embed.FS
 
