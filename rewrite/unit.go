@@ -209,8 +209,15 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			return nil, "the broker call's result is not checked through " + strings.Join(pub.chain, "/") + "(): guard it by hand with outbox.Enqueue"
 		}
 	}
+	// A (T, error) broker call whose T is dropped (`_, err := js.Publish(...)`)
+	// is guarded as a statement: `err := outbox.Enqueue(..., func(ctx) error
+	// { _, err := js.Publish(...); return err })`.
+	var dropped *ast.AssignStmt
 	if t := wrap.pkg.TypesInfo.TypeOf(guarded); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
-		return nil, "the broker call's result is more than an error (offsets, acks): its callers use it"
+		dropped = droppedResult(wrap.pkg.TypesInfo, wrap.decl.Body, guarded)
+		if dropped == nil {
+			return nil, "the broker call's result is more than an error (offsets, acks) and the code uses it"
+		}
 	}
 	// the repository's write
 	repo := meet
@@ -320,6 +327,18 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 				return errManual("the broker call is not in the decorated file")
 			}
 			inner := dst.Clone(dc).(*dst.CallExpr)
+			body := []dst.Stmt{&dst.ReturnStmt{Results: []dst.Expr{inner}}}
+			if dropped != nil {
+				errName := dropped.Lhs[1].(*ast.Ident).Name
+				body = []dst.Stmt{
+					&dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent("_"), dst.NewIdent(errName)}, Tok: token.DEFINE, Rhs: []dst.Expr{inner}},
+					&dst.ReturnStmt{Results: []dst.Expr{dst.NewIdent(errName)}},
+				}
+			}
+			for _, st := range body {
+				st.Decorations().Before = dst.NewLine // the direct call on a line of its own
+				st.Decorations().After = dst.NewLine
+			}
 			guard := &dst.CallExpr{
 				Fun: &dst.Ident{Name: "Enqueue", Path: s.opts.OutboxPkg},
 				Args: []dst.Expr{
@@ -327,11 +346,20 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 					messageLit(s.opts.OutboxPkg, x.finish(msgs[0])),
 					&dst.FuncLit{
 						Type: ctxFuncType(wctx),
-						Body: &dst.BlockStmt{List: []dst.Stmt{&dst.ReturnStmt{Results: []dst.Expr{inner}}}},
+						Body: &dst.BlockStmt{List: body},
 					},
 				},
 			}
-			replaceCall(dc, guard)
+			if dropped != nil {
+				da, ok := uf.dec.Dst.Nodes[dropped].(*dst.AssignStmt)
+				if !ok {
+					return errManual("the broker call's statement is not in the decorated file")
+				}
+				da.Lhs = da.Lhs[1:]
+				da.Rhs = []dst.Expr{guard}
+			} else {
+				replaceCall(dc, guard)
+			}
 			s.done[wrap.decl] = true
 		}
 		// the repository: its handle joins the unit
@@ -753,6 +781,30 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 		res.Files = append(res.Files, edit)
 	}
 	return nil
+}
+
+// droppedResult returns the statement `_, err := call` (or `=`) when call's
+// results are (T, error), T is dropped and err is an error variable: the
+// only use of the result is its error.
+func droppedResult(info *types.Info, body *ast.BlockStmt, call ast.Expr) *ast.AssignStmt {
+	tup, ok := info.TypeOf(call).(*types.Tuple)
+	if !ok || tup.Len() != 2 || !types.Identical(tup.At(1).Type(), types.Universe.Lookup("error").Type()) {
+		return nil
+	}
+	var found *ast.AssignStmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		a, ok := n.(*ast.AssignStmt)
+		if !ok || len(a.Rhs) != 1 || a.Rhs[0] != call || len(a.Lhs) != 2 {
+			return found == nil
+		}
+		blank, ok1 := a.Lhs[0].(*ast.Ident)
+		errID, ok2 := a.Lhs[1].(*ast.Ident)
+		if ok1 && ok2 && blank.Name == "_" && errID.Name != "_" {
+			found = a
+		}
+		return false
+	})
+	return found
 }
 
 // resolver names the packages the restored file imports.
