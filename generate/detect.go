@@ -149,7 +149,12 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	reqs := map[string]bool{}
 	det.requires = map[string]string{}
 	for _, r := range mf.Require {
-		reqs[r.Mod.Path] = true
+		// An indirect requirement is another module's choice, not evidence
+		// of what this module uses (a kafka-go // indirect line must not
+		// give a NATS service a Kafka relay).
+		if !r.Indirect {
+			reqs[r.Mod.Path] = true
+		}
 		det.requires[r.Mod.Path] = r.Mod.Version
 	}
 	last := lastRun(root)
@@ -165,22 +170,30 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	}
 	det.imports = imports
 	sortedReqs, sortedImports := sortedKeys(reqs), sortedKeys(imports)
-	has := func(prefix string) (string, bool) { // evidence for a module or package prefix
-		for _, p := range sortedReqs {
-			if p == prefix || strings.HasPrefix(p, prefix+"/") {
-				return "go.mod requires " + p, true
-			}
-		}
+	// evidence for a module or package prefix: an import (what the code
+	// calls) before a direct requirement
+	has := func(prefix string) (string, bool) {
 		for _, p := range sortedImports {
 			if p == prefix || strings.HasPrefix(p, prefix+"/") {
 				return "imported " + p, true
 			}
 		}
+		for _, p := range sortedReqs {
+			if p == prefix || strings.HasPrefix(p, prefix+"/") {
+				return "go.mod requires " + p, true
+			}
+		}
 		return "", false
 	}
+	// first picks the first signal the code imports, else the first one
+	// go.mod requires directly; the others found are named in a note.
 	first := func(sigs []signal) (value, source string, others []string) {
-		for _, s := range sigs {
-			if src, ok := has(s.path); ok {
+		for _, imported := range []bool{true, false} {
+			for _, s := range sigs {
+				src, ok := has(s.path)
+				if !ok || strings.HasPrefix(src, "imported ") != imported {
+					continue
+				}
 				if value == "" {
 					value, source = s.value, src
 				} else if s.value != value && !contains(others, s.value) {
