@@ -63,13 +63,17 @@ SELECT gen_random_uuid(), 't', 'agg-' || (g % 1000), 'e', '{}' FROM generate_ser
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
 	// A fresh claim of shard 1 of 2 (class 1, other class 2, no batch beside,
-	// plan_cache_mode auto).
+	// plan_cache_mode auto, the session bound of a 60 s failover).
 	var open bool
-	if err := tx.QueryRow(ctx, gate, int32(1), int32(1), true, int64(2), int32(0), "auto").Scan(&open); err != nil {
+	var vxid string
+	if err := tx.QueryRow(ctx, gate, int32(1), int32(1), true, int64(2), "", "auto", "60000", "15", "5", "30000").Scan(&open, &vxid); err != nil {
 		t.Fatalf("gate: %v", err)
 	}
 	if !open {
 		t.Fatal("gate closed on an idle database")
+	}
+	if !strings.Contains(vxid, "/") {
+		t.Fatalf("the lock statement returned %q, want the batch's virtualtransaction (backend/local id)", vxid)
 	}
 	// EXPLAIN of the claim with its parameters inlined: the custom plan.
 	explain := "EXPLAIN " + strings.NewReplacer("$1::int4", "2::int4", "$2::int4", "1::int4", "$3", "1000",
