@@ -527,13 +527,7 @@ func TestBrokerDownAndBack(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
-		eventually(t, 20*time.Second, "nats-server up", func() bool {
-			conn, err := net.Dial("tcp", addr)
-			if err == nil {
-				conn.Close()
-			}
-			return err == nil
-		})
+		waitTCP(t, addr, "nats-server")
 	}
 	stopServer := func() { _ = srv.Process.Kill(); _ = srv.Wait() }
 	url := "nats://" + addr
