@@ -379,6 +379,9 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	fmt.Fprintf(stdout, "requeued %d messages\n", n)
+	// The relay publishes with Nats-Msg-Id = the outbox id: JetStream drops
+	// a replayed message it saw within the stream's duplicate window.
+	fmt.Fprintln(stdout, "note: JetStream acks a message id it saw within the stream's duplicate window (2m by default) without delivering it again; replayed messages published that recently show as outbox_relay_duplicate_acks_total, not as deliveries")
 	return nil
 }
 

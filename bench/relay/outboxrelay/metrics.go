@@ -23,6 +23,10 @@ type Metrics struct {
 	Leader        prometheus.Gauge       // outbox_relay_leader: 1 while this relay holds the leader lock (leader mode)
 	ShardsOwned   prometheus.Gauge       // outbox_relay_shards_owned: shards whose lock this relay held on its last round
 	CleanedUp     *prometheus.CounterVec // outbox_cleanup_deleted_total{table=outbox|inbox}
+	// DuplicateAcks: acks the broker gave as duplicates (JetStream's
+	// duplicate window): the message was not delivered again. A replay
+	// inside the window shows here.
+	DuplicateAcks prometheus.Counter // outbox_relay_duplicate_acks_total
 }
 
 var tableLabel = prometheus.Labels{"outbox_table": Table}
@@ -45,12 +49,14 @@ func NewMetrics() *Metrics {
 			Help: "Shards whose relay lock this relay held on its last round.", ConstLabels: tableLabel}),
 		CleanedUp: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "outbox_cleanup_deleted_total",
 			Help: "Rows deleted by the scheduled cleanup.", ConstLabels: tableLabel}, []string{"table"}),
+		DuplicateAcks: prometheus.NewCounter(prometheus.CounterOpts{Name: "outbox_relay_duplicate_acks_total",
+			Help: "Publishes the broker acked as duplicates of a message it saw within its duplicate window (not delivered again).", ConstLabels: tableLabel}),
 	}
 }
 
 // Register registers every relay metric with reg.
 func (m *Metrics) Register(reg prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{m.Published, m.Failed, m.DeadLettered, m.BatchDuration, m.Leader, m.ShardsOwned, m.CleanedUp} {
+	for _, c := range []prometheus.Collector{m.Published, m.Failed, m.DeadLettered, m.BatchDuration, m.Leader, m.ShardsOwned, m.CleanedUp, m.DuplicateAcks} {
 		if err := reg.Register(c); err != nil {
 			return err
 		}

@@ -50,7 +50,15 @@ type JetStreamPublisher struct {
 	mu    sync.Mutex
 	waves map[uint64]*ackWave // waves waiting for answers, by number
 	last  uint64              // number of the last wave
+
+	// duplicates counts acks JetStream gave as duplicates (a message id
+	// seen within the stream's duplicate window): acked, not delivered
+	// again. Set by the relay (outbox_relay_duplicate_acks_total).
+	duplicates interface{ Inc() }
 }
+
+// countDuplicates implements the relay's duplicateCounter.
+func (p *JetStreamPublisher) countDuplicates(c interface{ Inc() }) { p.duplicates = c }
 
 // ackWave is one wave of publishes waiting for its PubAcks; guarded by the
 // publisher's mu.
@@ -181,6 +189,15 @@ func (p *JetStreamPublisher) onAnswer(m *nats.Msg) {
 		return
 	}
 	err := jetStreamError(pubAckError(m))
+	if err == nil && p.duplicates != nil && bytes.Contains(m.Data, pubAckDuplicate) {
+		// rare: decoded in full (the server writes `"duplicate": true`)
+		var ack struct {
+			Duplicate bool `json:"duplicate"`
+		}
+		if json.Unmarshal(m.Data, &ack) == nil && ack.Duplicate {
+			p.duplicates.Inc()
+		}
+	}
 	p.mu.Lock()
 	if w := p.waves[wave]; w != nil {
 		w.answer(index, err)
@@ -189,8 +206,9 @@ func (p *JetStreamPublisher) onAnswer(m *nats.Msg) {
 }
 
 var (
-	pubAckStart    = []byte(`{"stream":`)
-	pubAckErrorKey = []byte(`"error"`)
+	pubAckStart     = []byte(`{"stream":`)
+	pubAckErrorKey  = []byte(`"error"`)
+	pubAckDuplicate = []byte(`"duplicate"`)
 )
 
 // pubAckError is nil for a PubAck, else the error the stream answered with

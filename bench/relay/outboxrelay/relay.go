@@ -168,8 +168,16 @@ func newRelay(s store, pub Publisher, opts Options) (*Relay, error) {
 	if err != nil {
 		return nil, err
 	}
+	if dc, ok := pub.(duplicateCounter); ok {
+		dc.countDuplicates(opts.Metrics.DuplicateAcks)
+	}
 	return &Relay{store: s, pub: pub, opts: opts, log: opts.Logger, m: opts.Metrics, fp: fp, owned: make([]atomic.Bool, opts.Shards)}, nil
 }
+
+// duplicateCounter is a publisher whose broker says when an ack is for a
+// duplicate it dropped (JetStream's duplicate window): the relay counts
+// them in outbox_relay_duplicate_acks_total.
+type duplicateCounter interface{ countDuplicates(c interface{ Inc() }) }
 
 // store is the database side of the relay; one implementation per dialect.
 type store interface {

@@ -584,3 +584,50 @@ func TestBrokerDownAndBack(t *testing.T) {
 		t.Fatalf("stream has %d messages, want %d", len(got), len(rows))
 	}
 }
+
+// TestReplayInsideDuplicateWindow: a replay of messages JetStream saw within
+// its duplicate window is acked as duplicates, not delivered again: the
+// relay counts them (outbox_relay_duplicate_acks_total) and replay says so,
+// so the replay is not silently a no-op.
+func TestReplayInsideDuplicateWindow(t *testing.T) {
+	c := get(t, "pg_jetstream")
+	d := openDB(t, "postgres")
+	e := newJetStream(t)
+	subject := e.prefix + ".dup"
+	d.insert(t, row{AggregateType: subject, AggregateID: "1", Payload: `{"n":1}`},
+		row{AggregateType: subject, AggregateID: "2", Payload: `{"n":1}`})
+	r := startRelay(t, c, fastFlags(d, "--broker-url", e.url, "--metrics-addr", "127.0.0.1:0")...)
+	addr := waitAddr(t, r.out)
+	eventually(t, 30*time.Second, "both rows published", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+
+	code, out := runCLI(t, c, "replay", "--database-url", d.url, "--aggregate-type", subject, "--yes")
+	if code != 0 || !strings.Contains(out, "requeued 2 messages") || !strings.Contains(out, "duplicate window") {
+		t.Fatalf("replay: exit %d\n%s", code, out)
+	}
+	var dup float64
+	var found bool
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		dup, found = metricValue(httpGet(t, "http://"+addr+"/metrics"), "outbox_relay_duplicate_acks_total")
+		if dup == 2 && d.count(t, "published_at IS NULL") == 0 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if dup != 2 {
+		t.Fatalf("outbox_relay_duplicate_acks_total = %v (found %v), want 2; unpublished %d", dup, found, d.count(t, "published_at IS NULL"))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := e.js.Stream(ctx, e.stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.State.Msgs != 2 {
+		t.Fatalf("stream holds %d messages, want 2 (the replay was deduplicated)", info.State.Msgs)
+	}
+}
