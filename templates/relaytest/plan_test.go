@@ -75,6 +75,19 @@ SELECT gen_random_uuid(), 't', 'agg-' || (g % 1000), 'e', '{}' FROM generate_ser
 	if !strings.Contains(vxid, "/") {
 		t.Fatalf("the lock statement returned %q, want the batch's virtualtransaction (backend/local id)", vxid)
 	}
+	// The failover bound, read back from the batch's own session (base
+	// units: ms, s, s, count, ms); the keepalives apply on TCP connections,
+	// which the test's is.
+	for name, want := range map[string]string{"idle_in_transaction_session_timeout": "60000", "tcp_keepalives_idle": "15",
+		"tcp_keepalives_interval": "5", "tcp_keepalives_count": "3", "tcp_user_timeout": "30000"} {
+		var got string
+		if err := tx.QueryRow(ctx, "SELECT setting FROM pg_settings WHERE name = $1", name).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("batch session %s = %s, want %s", name, got, want)
+		}
+	}
 	// EXPLAIN of the claim with its parameters inlined: the custom plan.
 	explain := "EXPLAIN " + strings.NewReplacer("$1::int4", "2::int4", "$2::int4", "1::int4", "$3", "1000",
 		"$4::bool", "true", "$5::text[]", "'{}'::text[]").Replace(claim)
