@@ -105,14 +105,7 @@ func TestWriterAtClientFloors(t *testing.T) {
 			t.Fatal(err)
 		}
 		testmod.WriteRendered(t, dir, rendered)
-		for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
-			cmd := exec.Command("go", args...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("%s: go %s: %v\n%s", c.dir, strings.Join(args, " "), err, out)
-			}
-		}
+		buildAndVetAsCommitted(t, dir, c.dir)
 		// vet's stdversion is silent below go1.21: check the standard
 		// library symbols against the module's go line directly.
 		tooNew, err := testmod.StdlibTooNew(dir, c.goVersion, "./internal/outbox")
@@ -257,14 +250,21 @@ func TestInboxGlueAtClientFloors(t *testing.T) {
 				}
 				testmod.WriteRendered(t, dir, rendered)
 			}
-			for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
-				cmd := exec.Command("go", args...)
-				cmd.Dir = dir
-				cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local")
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Errorf("%s: go %s: %v\n%s", m.dir, strings.Join(args, " "), err, out)
-				}
-			}
+			buildAndVetAsCommitted(t, dir, m.dir)
 		})
+	}
+}
+
+// buildAndVetAsCommitted builds and vets a test module with its go.mod and
+// go.sum as committed (-mod=readonly), outside any workspace, with this Go.
+func buildAndVetAsCommitted(t *testing.T, dir, name string) {
+	t.Helper()
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: go %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
 	}
 }

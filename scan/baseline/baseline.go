@@ -103,10 +103,14 @@ func short(msg string) string {
 
 func locationOf(base string, f dualwrite.Finding) Location {
 	p := f.Publish.Position
-	return Location{File: rel(base, p.Filename), Line: p.Line, Column: p.Column}
+	return Location{File: Rel(base, p.Filename), Line: p.Line, Column: p.Column}
 }
 
-func rel(base, filename string) string {
+// Rel is the path form of every location outboxify prints and records:
+// relative to base (the -C directory), slash separated; a file outside base
+// (a scanned dependency) stays absolute. The baseline and the output
+// formats share it so their locations compare equal.
+func Rel(base, filename string) string {
 	if filename == "" || base == "" {
 		return filepath.ToSlash(filename)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
+	"github.com/outboxify/outboxify/scan/baseline"
 )
 
 // CodeClimateIssue is one issue of a Code Climate report, the subset GitLab
@@ -45,10 +46,10 @@ func CodeClimate(w io.Writer, base string, findings []dualwrite.Finding) error {
 	seen := fingerprints{}
 	for _, f := range findings {
 		p := f.Publish.Position
-		file := rel(base, p.Filename)
+		file := baseline.Rel(base, p.Filename)
 		msg := f.Message
 		if f.Write != nil {
-			msg += fmt.Sprintf(" (DB write at %s:%d)", rel(base, f.Write.Position.Filename), f.Write.Position.Line)
+			msg += fmt.Sprintf(" (DB write at %s:%d)", baseline.Rel(base, f.Write.Position.Filename), f.Write.Position.Line)
 		}
 		fp := f.Fingerprint
 		if fp == "" {

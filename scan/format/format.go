@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
@@ -64,9 +63,9 @@ func WriteBaseline(w io.Writer, name, base string, tool Tool, findings []dualwri
 func Text(w io.Writer, base string, findings []dualwrite.Finding) error {
 	for _, f := range findings {
 		p := f.Publish.Position
-		line := fmt.Sprintf("%s:%d:%d: %s %s", rel(base, p.Filename), p.Line, p.Column, f.Rule, f.Message)
+		line := fmt.Sprintf("%s:%d:%d: %s %s", baseline.Rel(base, p.Filename), p.Line, p.Column, f.Rule, f.Message)
 		if f.Write != nil {
-			line += fmt.Sprintf(" (DB write at %s:%d)", rel(base, f.Write.Position.Filename), f.Write.Position.Line)
+			line += fmt.Sprintf(" (DB write at %s:%d)", baseline.Rel(base, f.Write.Position.Filename), f.Write.Position.Line)
 		}
 		if _, err := fmt.Fprintln(w, line); err != nil {
 			return err
@@ -157,7 +156,7 @@ func jsonReport(w io.Writer, base string, findings []dualwrite.Finding, bl *Base
 		p := f.Publish.Position
 		jf := Finding{
 			Rule: f.Rule, Message: f.Message,
-			File: rel(base, p.Filename), Line: p.Line, Column: p.Column,
+			File: baseline.Rel(base, p.Filename), Line: p.Line, Column: p.Column,
 			Publish:      call(base, f.Publish),
 			Via:          f.Publish.Via,
 			ViaInterface: f.Publish.ViaInterface,
@@ -189,22 +188,9 @@ func jsonReport(w io.Writer, base string, findings []dualwrite.Finding, bl *Base
 
 func call(base string, c dualwrite.Call) *Call {
 	return &Call{
-		File: rel(base, c.Position.Filename), Line: c.Position.Line, Column: c.Position.Column,
+		File: baseline.Rel(base, c.Position.Filename), Line: c.Position.Line, Column: c.Position.Column,
 		Call: c.Name, Via: c.Via, ViaInterface: c.ViaInterface,
 	}
-}
-
-// rel makes filename relative to base, slash separated; a file outside
-// base (a scanned dependency) stays absolute.
-func rel(base, filename string) string {
-	if filename == "" || base == "" {
-		return filepath.ToSlash(filename)
-	}
-	r, err := filepath.Rel(base, filename)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(filename)
-	}
-	return filepath.ToSlash(r)
 }
 
 // fingerprints numbers identical fingerprints: the first keeps the bare

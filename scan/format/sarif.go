@@ -170,11 +170,11 @@ func sarifReport(w io.Writer, base string, tool Tool, findings []dualwrite.Findi
 	for i, f := range findings {
 		idx := addRule(f.Rule)
 		p := f.Publish.Position
-		uri := rel(base, p.Filename)
+		uri := baseline.Rel(base, p.Filename)
 		text := lines.line(p.Filename, p.Line)
 		msg := f.Message
 		if f.Write != nil {
-			msg += fmt.Sprintf(" (DB write at %s:%d)", rel(base, f.Write.Position.Filename), f.Write.Position.Line)
+			msg += fmt.Sprintf(" (DB write at %s:%d)", baseline.Rel(base, f.Write.Position.Filename), f.Write.Position.Line)
 		}
 		res := SARIFResult{
 			RuleID: f.Rule, RuleIndex: idx, Level: driver.Rules[idx].DefaultConfiguration.Level,
@@ -190,7 +190,7 @@ func sarifReport(w io.Writer, base string, tool Tool, findings []dualwrite.Findi
 			res.RelatedLocations = []SARIFLocation{{
 				ID: 1,
 				PhysicalLocation: SARIFPhysical{
-					ArtifactLocation: artifact(rel(base, wp.Filename)),
+					ArtifactLocation: artifact(baseline.Rel(base, wp.Filename)),
 					Region:           SARIFRegion{StartLine: wp.Line, StartColumn: utf16Column(lines.line(wp.Filename, wp.Line), wp.Column)},
 				},
 				Message: &SARIFText{Text: "DB write: " + f.Write.Name},
