@@ -2,6 +2,8 @@ package generate_test
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -266,5 +268,67 @@ func buildAndVetAsCommitted(t *testing.T, dir, name string) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("%s: go %s: %v\n%s", name, strings.Join(args, " "), err, out)
 		}
+	}
+}
+
+// TestInboxMetricsWithoutPrometheus: a module that does not require the
+// Prometheus client directly gets consumer glue whose metrics go to expvar
+// (issue 17 point 2: service-side code imports only what the module
+// requires directly), and it builds and vets; one that requires it gets the
+// Prometheus metrics.
+func TestInboxMetricsWithoutPrometheus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	const mod = "module example.com/svc\n\ngo 1.21\n\nrequire github.com/nats-io/nats.go v1.56.0\n"
+	code := "package main\n\nimport _ \"github.com/nats-io/nats.go\"\n\nfunc main() {}\n"
+	for _, tc := range []struct {
+		name, gomod string
+		expvar      bool
+	}{
+		{"not required", mod, true},
+		{"indirect only", mod + "require github.com/prometheus/client_golang v1.25.0 // indirect\n", true},
+		{"required", mod + "require github.com/prometheus/client_golang v1.25.0\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, body := range map[string]string{"go.mod": tc.gomod, "main.go": code} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg, _, err := generate.Detect(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.InboxExpvar != tc.expvar || cfg.InboxCoreOnly {
+				t.Fatalf("InboxExpvar %v (core only %v), want %v", cfg.InboxExpvar, cfg.InboxCoreOnly, tc.expvar)
+			}
+			if !tc.expvar {
+				return
+			}
+			cfg.Module = "example.com/expvar"
+			rendered, err := templates.Render(cfg, "inbox")
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := map[string][]byte{}
+			for _, f := range rendered {
+				if pf, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Content, parser.ImportsOnly); err == nil {
+					for _, im := range pf.Imports {
+						if strings.Contains(im.Path.Value, "prometheus") {
+							t.Errorf("%s imports %s", f.Path, im.Path.Value)
+						}
+					}
+				}
+				files[f.Path] = f.Content
+			}
+			if len(files) < 3 {
+				t.Fatalf("rendered %d files, want the inbox core and its glue", len(files))
+			}
+			built := testmod.New(t, cfg.Module, files)
+			testmod.Go(t, built, "build", "./...")
+			testmod.Go(t, built, "vet", "./...")
+		})
 	}
 }

@@ -34,6 +34,7 @@ type Detection struct {
 	Unsupported []string
 
 	requires map[string]string // go.mod requirements: module path -> version
+	direct   map[string]bool   // the requirements not marked // indirect
 	imports  map[string]bool   // import paths of the module's own Go files
 }
 
@@ -155,6 +156,10 @@ func Detect(dir string) (templates.Config, Detection, error) {
 		if !r.Indirect {
 			reqs[r.Mod.Path] = true
 		}
+		if det.direct == nil {
+			det.direct = map[string]bool{}
+		}
+		det.direct[r.Mod.Path] = !r.Indirect
 		det.requires[r.Mod.Path] = r.Mod.Version
 	}
 	last := lastRun(root)
@@ -361,6 +366,9 @@ const metricsModule = "github.com/prometheus/client_golang"
 // after a flag changes the broker.
 func (d Detection) Client(c templates.Config) (templates.Config, []string) {
 	c.BrokerModule, c.BrokerVersion, c.InboxCoreOnly = "", "", false
+	// Service-side code imports only what the module requires directly:
+	// without client_golang the glue's metrics go to expvar.
+	c.InboxExpvar = !d.direct[metricsModule] && !importsUnder(d.imports, metricsModule)
 	var chosen string
 	for _, m := range templates.BrokerModules[c.Broker] {
 		if _, ok := d.requires[m]; ok && (chosen == "" || importsUnder(d.imports, m) && !importsUnder(d.imports, chosen)) {
@@ -383,7 +391,11 @@ func (d Detection) Client(c templates.Config) (templates.Config, []string) {
 		return c, nil // no glue is generated anyway (noted above)
 	}
 	var notes, below []string
-	for _, m := range []string{chosen, metricsModule} {
+	metricsFrom := []string{chosen, metricsModule}
+	if c.InboxExpvar {
+		metricsFrom = metricsFrom[:1]
+	}
+	for _, m := range metricsFrom {
 		v, floor := d.requires[m], Floor(m)
 		if v != "" && floor != "" && semver.Compare(v, floor) < 0 {
 			below = append(below, fmt.Sprintf("%s %s: the inbox's consumer glue needs %s or newer", m, v, floor))

@@ -140,6 +140,10 @@ type Config struct {
 	// and its helpers are generated): set when a client the glue calls is
 	// required below its floor, so the glue would not build.
 	InboxCoreOnly bool
+	// InboxExpvar: the module does not require the Prometheus client, so
+	// the consumer glue publishes its metrics with expvar (standard
+	// library, /debug/vars) under the same names instead of importing it.
+	InboxExpvar bool
 	Migrations    string // sql | goose | migrate | atlas
 	Relay         string // polling | debezium
 	Notify        string // trigger | off
