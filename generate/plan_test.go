@@ -131,7 +131,7 @@ func TestDetect(t *testing.T) {
 			"internal/x/testdata/x.go": "package x\n\nimport _ \"gorm.io/gorm\"\n",
 		}, templates.Config{DB: "postgres", Driver: "pgx", Broker: "kafka-go", Migrations: "goose", MigrationsDir: "db/migrations"}},
 		{"indirect requirements are not evidence; imports come first", map[string]string{
-			"go.mod": mod + "require (\n\tgithub.com/nats-io/nats.go v1.56.0\n\tgithub.com/jackc/pgx/v5 v5.13.0\n\tgithub.com/segmentio/kafka-go v0.4.51 // indirect\n\tgorm.io/gorm v1.31.2 // indirect\n\tgithub.com/IBM/sarama v1.61.1\n)\n",
+			"go.mod":  mod + "require (\n\tgithub.com/nats-io/nats.go v1.56.0\n\tgithub.com/jackc/pgx/v5 v5.13.0\n\tgithub.com/segmentio/kafka-go v0.4.51 // indirect\n\tgorm.io/gorm v1.31.2 // indirect\n\tgithub.com/IBM/sarama v1.61.1\n)\n",
 			"main.go": "package main\n\nimport (\n\t_ \"github.com/jackc/pgx/v5/stdlib\"\n\t_ \"github.com/nats-io/nats.go\"\n)\n",
 		}, templates.Config{DB: "postgres", Driver: "database/sql", Broker: "nats"}},
 		{"pgx through database/sql", map[string]string{

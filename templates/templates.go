@@ -144,9 +144,9 @@ type Config struct {
 	// the consumer glue publishes its metrics with expvar (standard
 	// library, /debug/vars) under the same names instead of importing it.
 	InboxExpvar bool
-	Migrations    string // sql | goose | migrate | atlas
-	Relay         string // polling | debezium
-	Notify        string // trigger | off
+	Migrations  string // sql | goose | migrate | atlas
+	Relay       string // polling | debezium
+	Notify      string // trigger | off
 
 	// Partitioner is the Kafka key hash the relay places records with, so a
 	// key lands on the partition the service's existing producers put it on
