@@ -30,11 +30,40 @@ func (cs *Changeset) MissingRequirements() ([]string, error) {
 	for _, r := range mf.Require {
 		provided = append(provided, r.Mod.Path)
 	}
+	imports, err := cs.ServiceImports()
+	if err != nil {
+		return nil, err
+	}
 	missing := map[string]bool{}
+	for _, p := range imports {
+		covered := false
+		for _, m := range provided {
+			if p == m || strings.HasPrefix(p, m+"/") {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			missing[p] = true
+		}
+	}
+	out := make([]string, 0, len(missing))
+	for p := range missing {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ServiceImports lists, sorted, the non-standard import paths of the Go
+// files this changeset leaves in the service's own module (not the relay's
+// module, not retired or removed files), the module's own packages left out.
+func (cs *Changeset) ServiceImports() ([]string, error) {
+	seen := map[string]bool{}
 	fset := token.NewFileSet()
 	for _, ch := range cs.Changes {
-		if !strings.HasSuffix(ch.Path, ".go") || cs.InRelayModule(ch.Path) || ch.Component == "retired" {
-			continue // the relay's own module carries its own requirements
+		if !strings.HasSuffix(ch.Path, ".go") || cs.InRelayModule(ch.Path) || ch.Component == "retired" || ch.Action == Remove {
+			continue
 		}
 		f, err := parser.ParseFile(fset, ch.Path, ch.New, parser.ImportsOnly)
 		if err != nil {
@@ -43,23 +72,14 @@ func (cs *Changeset) MissingRequirements() ([]string, error) {
 		for _, im := range f.Imports {
 			p, _ := strconv.Unquote(im.Path.Value)
 			first, _, _ := strings.Cut(p, "/")
-			if !strings.Contains(first, ".") {
-				continue // standard library
+			if !strings.Contains(first, ".") || p == cs.Config.Module || strings.HasPrefix(p, cs.Config.Module+"/") {
+				continue // standard library, or the module itself
 			}
-			covered := false
-			for _, m := range provided {
-				if p == m || strings.HasPrefix(p, m+"/") {
-					covered = true
-					break
-				}
-			}
-			if !covered {
-				missing[p] = true
-			}
+			seen[p] = true
 		}
 	}
-	out := make([]string, 0, len(missing))
-	for p := range missing {
+	out := make([]string, 0, len(seen))
+	for p := range seen {
 		out = append(out, p)
 	}
 	sort.Strings(out)

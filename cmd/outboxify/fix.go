@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"io"
 	"io/fs"
 	"os"
@@ -297,9 +295,6 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		undo.restore() // go.mod and go.sum, if --allow-upgrade changed them
 		return withCode(exitError, fmt.Errorf("fix changed nothing (go.mod, go.sum and every file are as they were): %w", err))
 	}
-	if len(chg.vendorGaps) > 0 {
-		orig.restore(root) // building with -mod=mod may have touched go.sum
-	}
 	if genNow {
 		if err := cs.Apply(false); err != nil {
 			undo.restore()
@@ -437,42 +432,33 @@ func requireImports(root string, cs *generate.Changeset, orig modFiles, allowUpg
 	}
 	seen := map[string]bool{}
 	var get, below []string
-	for _, ch := range cs.Changes {
-		if !strings.HasSuffix(ch.Path, ".go") || (ch.Action != generate.Create && ch.Action != generate.Update) || cs.InRelayModule(ch.Path) {
-			continue // the relay module pins its own requirements
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), ch.Path, ch.New, parser.ImportsOnly)
-		if err != nil {
-			return fmt.Errorf("generated %s: %w", ch.Path, err)
-		}
-		for _, imp := range f.Imports {
-			p := strings.Trim(imp.Path.Value, `"`)
-			if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") {
-				continue
-			}
-			if m, v, ok := covered(p); ok {
-				if floor := generate.Floor(m); floor != "" && v != "" && semver.Compare(v, floor) < 0 && !seen[m] {
-					seen[m] = true
-					below = append(below, fmt.Sprintf("%s %s (the generated code needs %s or newer)", m, v, floor))
-					arg := m + "@" + floor
-					get = append(get, arg)
-				}
-				continue
-			}
-			arg := p
-			best := ""
-			for m := range versions {
-				if (p == m || strings.HasPrefix(p, m+"/")) && len(m) > len(best) {
-					best = m
-				}
-			}
-			if best != "" {
-				arg = best + "@" + versions[best]
-			}
-			if !seen[arg] {
-				seen[arg] = true
+	imports, err := cs.ServiceImports() // the relay module pins its own requirements
+	if err != nil {
+		return err
+	}
+	for _, p := range imports {
+		if m, v, ok := covered(p); ok {
+			if floor := generate.Floor(m); floor != "" && v != "" && semver.Compare(v, floor) < 0 && !seen[m] {
+				seen[m] = true
+				below = append(below, fmt.Sprintf("%s %s (the generated code needs %s or newer)", m, v, floor))
+				arg := m + "@" + floor
 				get = append(get, arg)
 			}
+			continue
+		}
+		arg := p
+		best := ""
+		for m := range versions {
+			if (p == m || strings.HasPrefix(p, m+"/")) && len(m) > len(best) {
+				best = m
+			}
+		}
+		if best != "" {
+			arg = best + "@" + versions[best]
+		}
+		if !seen[arg] {
+			seen[arg] = true
+			get = append(get, arg)
 		}
 	}
 	if len(get) > 0 && !allowUpgrade {

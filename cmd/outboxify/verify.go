@@ -2,14 +2,10 @@ package main
 
 import (
 	"fmt"
-	"go/parser"
-	"go/token"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/outboxify/outboxify/generate"
@@ -141,30 +137,16 @@ func vendorGaps(root string, cs *generate.Changeset) ([]string, error) {
 	if !hasVendor(root) {
 		return nil, nil
 	}
-	module := cs.Config.Module
-	seen := map[string]bool{}
+	imports, err := cs.ServiceImports()
+	if err != nil {
+		return nil, err
+	}
 	var gaps []string
-	for _, ch := range cs.Changes {
-		if !strings.HasSuffix(ch.Path, ".go") || cs.InRelayModule(ch.Path) || (ch.Action != generate.Create && ch.Action != generate.Update) {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), ch.Path, ch.New, parser.ImportsOnly)
-		if err != nil {
-			return nil, fmt.Errorf("generated %s: %w", ch.Path, err)
-		}
-		for _, im := range f.Imports {
-			p, _ := strconv.Unquote(im.Path.Value)
-			first, _, _ := strings.Cut(p, "/")
-			if !strings.Contains(first, ".") || p == module || strings.HasPrefix(p, module+"/") || seen[p] {
-				continue
-			}
-			seen[p] = true
-			if fi, err := os.Stat(filepath.Join(root, "vendor", filepath.FromSlash(p))); err != nil || !fi.IsDir() {
-				gaps = append(gaps, p)
-			}
+	for _, p := range imports {
+		if fi, err := os.Stat(filepath.Join(root, "vendor", filepath.FromSlash(p))); err != nil || !fi.IsDir() {
+			gaps = append(gaps, p)
 		}
 	}
-	sort.Strings(gaps)
 	return gaps, nil
 }
 
