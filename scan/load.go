@@ -73,6 +73,10 @@ func loadPackages(pcfg *packages.Config, patterns []string, cfg *config.Config, 
 					switch {
 					case fd.Recv == nil && fd.Name.Name == "init":
 						fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Lbrace}
+					case takesFuncLit(fd):
+						// kept: whether it runs the closure it is given or
+						// stores it for later (cron.AddFunc, http.HandleFunc,
+						// errgroup.Go) decides whose path the closure is on
 					case isGeneric(fd):
 						// Generic functions need a body: a terminating one.
 						fd.Body = panicBody(fd.Body.Lbrace)
@@ -196,4 +200,21 @@ func panicBody(pos token.Pos) *ast.BlockStmt {
 		Args: []ast.Expr{&ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: "0"}},
 	}
 	return &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ExprStmt{X: call}}, Rbrace: pos}
+}
+
+// takesFuncLit reports whether a function declares a parameter of a
+// function type written out (func(), ...func(ctx) error): the analyzer
+// reads such bodies to see how the closure it is given is run. Named
+// handler types (gin.HandlerFunc) are the catalog's Later rows.
+func takesFuncLit(fd *ast.FuncDecl) bool {
+	for _, f := range fd.Type.Params.List {
+		t := f.Type
+		if e, ok := t.(*ast.Ellipsis); ok {
+			t = e.Elt
+		}
+		if _, ok := t.(*ast.FuncType); ok {
+			return true
+		}
+	}
+	return false
 }

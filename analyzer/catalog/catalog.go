@@ -22,9 +22,13 @@ const (
 	Consume                      // receives broker messages (loop form, or a handler callback in Func)
 	CacheWrite                   // writes a cache (not a DB write unless configured as a writer)
 	Retry                        // runs the callback argument Func again until it succeeds (a retry helper)
+	// Later stores the callback arguments from Func on for later (a route,
+	// a cron job, a timer): registering runs none of them; each is an entry
+	// point of its own, checked on its own, never paired with its caller.
+	Later
 )
 
-var kindNames = [...]string{"", "write", "query", "begin", "commit", "rollback", "txfunc", "publish", "outbox", "consume", "cachewrite", "retry"}
+var kindNames = [...]string{"", "write", "query", "begin", "commit", "rollback", "txfunc", "publish", "outbox", "consume", "cachewrite", "retry", "later"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -59,8 +63,9 @@ type Entry struct {
 	// SQLInRecv: the SQL text is argument SQL of the call that built the
 	// receiver (gocql: session.Query(stmt, ...).Exec()).
 	SQLInRecv bool
-	// Func is the index of the callback argument of TxFunc and callback
-	// Consume rows, NoArg otherwise.
+	// Func is the index of the callback argument of TxFunc, Retry and
+	// callback Consume rows, the first callback argument of Later rows
+	// (it and every later argument), NoArg otherwise.
 	Func int
 	// Handle is the index of the argument that is the DB handle for
 	// OutboxInsert rows; NoArg means the receiver.
@@ -92,8 +97,12 @@ type Catalog struct {
 	byKey   map[matchKey]*Entry // the same rows, keyed without building full names
 	pkgs    map[string]bool     // import paths declaring a row
 	clients map[string]bool     // import paths declaring a built-in row
-	modules []string            // import path prefixes of the clients' modules
-	txTypes map[[2]string]bool  // {import path, type name} of transaction handle types
+	// laterOnly: import paths whose rows are all Later rows (a router, a
+	// scheduler): they say how closures are run, and a package importing
+	// one reaches no store or broker through it.
+	laterOnly map[string]bool
+	modules   []string           // import path prefixes of the clients' modules
+	txTypes   map[[2]string]bool // {import path, type name} of transaction handle types
 
 	publishNames map[string]bool // method names of publish rows (MatchInterface's first filter)
 	ifaceMu      sync.Mutex
@@ -120,12 +129,17 @@ func (c *Catalog) With(extra []Entry) *Catalog {
 
 func build([]Entry) *Catalog {
 	c := buildFrom(rows)
-	c.clients = c.pkgs
+	c.clients = map[string]bool{}
+	for p := range c.pkgs {
+		if !c.laterOnly[p] {
+			c.clients[p] = true
+		}
+	}
 	return c
 }
 
 func buildFrom(list []Entry) *Catalog {
-	c := &Catalog{byName: make(map[string]*Entry, len(list)), byKey: make(map[matchKey]*Entry, len(list)), pkgs: map[string]bool{}, txTypes: map[[2]string]bool{}}
+	c := &Catalog{byName: make(map[string]*Entry, len(list)), byKey: make(map[matchKey]*Entry, len(list)), pkgs: map[string]bool{}, laterOnly: map[string]bool{}, txTypes: map[[2]string]bool{}}
 	for i := range list {
 		e := list[i]
 		c.byName[e.Name] = &e
@@ -133,7 +147,13 @@ func buildFrom(list []Entry) *Catalog {
 			c.byKey[k] = &e
 		}
 		if p := PackageOf(e.Name); p != "" {
+			if !c.pkgs[p] {
+				c.laterOnly[p] = true
+			}
 			c.pkgs[p] = true
+			if e.Kind != Later {
+				c.laterOnly[p] = false
+			}
 		}
 		if e.Kind == Publish {
 			if c.publishNames == nil {
@@ -168,8 +188,9 @@ func (c *Catalog) Lookup(name string) (*Entry, bool) {
 	return e, ok
 }
 
-// HasPackage reports whether a row is declared in the package at path.
-func (c *Catalog) HasPackage(path string) bool { return c.pkgs[path] }
+// HasPackage reports whether a row is declared in the package at path
+// that writes, publishes or runs transactions (not only Later rows).
+func (c *Catalog) HasPackage(path string) bool { return c.pkgs[path] && !c.laterOnly[path] }
 
 // IsClient reports whether path belongs to one of the catalogued client
 // libraries; the analyzer trusts the rows for those and does not look inside.

@@ -102,6 +102,11 @@ func consume(broker, name string, handler int) Entry {
 	return Entry{Name: name, Kind: Consume, Broker: broker, SQL: NoArg, Func: handler, Handle: NoArg}
 }
 
+// later: a registration that stores callback arguments fn... for later.
+func later(name string, fn int) Entry {
+	return Entry{Name: name, Kind: Later, SQL: NoArg, Func: fn, Handle: NoArg}
+}
+
 func cache(name string) Entry {
 	e := write(Redis, name)
 	e.Kind = CacheWrite
@@ -310,5 +315,70 @@ var rows = func() []Entry {
 		consume("watermill", p(watermill+".Router", "AddNoPublisherHandler"), 3),
 		consume("stan", m(stan+".Conn", "Subscribe"), 1), consume("stan", m(stan+".Conn", "QueueSubscribe"), 2),
 		consume("asynq", p(asynq+".ServeMux", "HandleFunc"), 1))
+
+	// Routers and schedulers: a closure handed to them is a handler or a
+	// job, run later on a path of its own (registering is not running).
+	// Functions with a func-typed parameter are also read from their
+	// bodies; these rows cover named handler types and interfaces.
+	for _, v := range routes {
+		for _, recv := range v.recvs {
+			for _, meth := range v.methods {
+				add(later(recv+"."+meth.name, meth.fn))
+			}
+		}
+	}
+	add(later("net/http.HandleFunc", 1), later(p("net/http.ServeMux", "HandleFunc"), 1),
+		later("time.AfterFunc", 1), later("context.AfterFunc", 1),
+		later(p("github.com/robfig/cron/v3.Cron", "AddFunc"), 1), later(p("github.com/robfig/cron.Cron", "AddFunc"), 1),
+		later(p("github.com/go-co-op/gocron.Scheduler", "Do"), 0), later("github.com/go-co-op/gocron/v2.NewTask", 0))
 	return r
 }()
+
+type routeMethod struct {
+	name string
+	fn   int // index of the first handler argument
+}
+
+// verbs are a router's per-method registrations: (path, handler...).
+func verbs(names ...string) []routeMethod {
+	out := make([]routeMethod, len(names))
+	for i, n := range names {
+		out[i] = routeMethod{n, 1}
+	}
+	return out
+}
+
+// routes: receivers (as in row names) and their registration methods.
+var routes = []struct {
+	recvs   []string
+	methods []routeMethod
+}{
+	{ // gin: RouterGroup (Engine embeds it) and the IRoutes interface
+		[]string{"(*github.com/gin-gonic/gin.RouterGroup)", "(github.com/gin-gonic/gin.IRoutes)"},
+		append(verbs("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "Any"),
+			routeMethod{"Handle", 2}, routeMethod{"Match", 2}, routeMethod{"Use", 0}),
+	},
+	{ // echo v4: Echo and Group
+		[]string{"(*github.com/labstack/echo/v4.Echo)", "(*github.com/labstack/echo/v4.Group)"},
+		append(verbs("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "CONNECT", "TRACE", "Any"),
+			routeMethod{"Add", 2}, routeMethod{"Match", 2}, routeMethod{"Use", 0}),
+	},
+	{ // chi v5 and v1: Mux and the Router interface (Route and Group run their function at once)
+		[]string{"(*github.com/go-chi/chi/v5.Mux)", "(github.com/go-chi/chi/v5.Router)", "(*github.com/go-chi/chi.Mux)", "(github.com/go-chi/chi.Router)"},
+		append(verbs("Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "Connect", "Trace", "Handle", "HandleFunc"),
+			routeMethod{"Method", 2}, routeMethod{"MethodFunc", 2}, routeMethod{"NotFound", 0}, routeMethod{"MethodNotAllowed", 0}),
+	},
+	{ // fiber v2: App and the Router interface
+		[]string{"(*github.com/gofiber/fiber/v2.App)", "(github.com/gofiber/fiber/v2.Router)"},
+		append(verbs("Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "Connect", "Trace", "All"),
+			routeMethod{"Add", 2}, routeMethod{"Use", 0}),
+	},
+	{ // gorilla/mux
+		[]string{"(*github.com/gorilla/mux.Router)"},
+		[]routeMethod{{"HandleFunc", 1}},
+	},
+	{
+		[]string{"(*github.com/gorilla/mux.Route)"},
+		[]routeMethod{{"HandlerFunc", 0}},
+	},
+}

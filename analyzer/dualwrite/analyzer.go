@@ -217,6 +217,11 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			continue
 		}
 		if g.before(i, pi) {
+			if p.owned && w.order > p.order {
+				// only through the loop's back edge: another iteration's
+				// write, and the publish announces its callee's own write
+				continue
+			}
 			if before < 0 || evs[before].order < w.order {
 				before = i
 			}

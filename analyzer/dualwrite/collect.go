@@ -298,6 +298,15 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	commits := false // a helper that runs the closure in a transaction and commits
 	for i, arg := range call.Args {
 		lit, ok := ast.Unparen(arg).(*ast.FuncLit)
+		if row != nil && row.Kind == catalog.Later && i >= row.Func {
+			// a route, a cron job, a timer: the handler is an entry point
+			if ok {
+				c.lits = append(c.lits, lit)
+			} else {
+				c.walk(arg, wc)
+			}
+			continue
+		}
 		if !ok {
 			if row == nil && fn != nil && c.isRegistration(fn, runs, i) {
 				c.registerFunc(fn, arg) // Subscribe("x", s.onPlaced): a method value

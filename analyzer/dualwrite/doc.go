@@ -53,7 +53,12 @@
 // returning, decided from the callee's body (runs.go; RunsFact across
 // packages): a route, subscription or dispatcher registration, or a
 // wrapper that returns a handler, runs none of it, and the closure is
-// checked as its own unit. A callee that runs a closure in a transaction
+// checked as its own unit; routers, cron schedulers and timers whose
+// handler types are named (gin, echo, chi, fiber, robfig/cron, gocron,
+// time.AfterFunc) are the catalog's Later rows, and the CLI keeps the
+// bodies of library functions that take a func so it can read them. A
+// write through a key-value cache interface with expiry (Set(ctx, key,
+// v, ttl)) is a cache fill, whatever stores it. A callee that runs a closure in a transaction
 // and commits is a transaction helper (the publish after it is OBX002).
 // Start-up is not a request: DDL and migration bookkeeping are not writes,
 // what a goroutine started on an endless loop does is the worker's own,

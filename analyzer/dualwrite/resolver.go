@@ -380,6 +380,11 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 			out.Query = e.Query.through(name, true, e.Query.Handle)
 		}
 	}
+	if out.Write != nil && cacheShaped(iface) {
+		// a key-value cache with expiry kept in a SQL table: filling or
+		// invalidating it is not a write an event announces
+		out.Write = nil
+	}
 	if out.empty() {
 		return nil
 	}
@@ -467,4 +472,30 @@ func (r *programResolver) dispatchFor(pkg *types.Package) map[*types.TypeName]*E
 		}
 	}
 	return out
+}
+
+// cacheShaped reports whether an interface is a key-value cache by its
+// shape: every method takes a string key, and one takes an expiry
+// (Set(ctx, key string, v any, ttl time.Duration)). Its implementations
+// may keep entries in a SQL table; they are still a cache, not a store of
+// record.
+func cacheShaped(iface *types.Interface) bool {
+	ttl := false
+	for i := 0; i < iface.NumMethods(); i++ {
+		params := iface.Method(i).Signature().Params()
+		key := false
+		for j := 0; j < params.Len(); j++ {
+			t := params.At(j).Type()
+			if b, ok := t.(*types.Basic); ok && b.Kind() == types.String {
+				key = true
+			}
+			if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
+				ttl = ttl || key
+			}
+		}
+		if !key {
+			return false
+		}
+	}
+	return ttl
 }

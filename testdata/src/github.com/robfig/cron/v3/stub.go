@@ -1,0 +1,21 @@
+// Package cron stubs the scheduler API of github.com/robfig/cron that the catalog's Later rows name.
+package cron
+
+type Job interface{ Run() }
+
+type FuncJob func()
+
+func (f FuncJob) Run() { f() }
+
+type EntryID int
+
+type Cron struct{ jobs []Job }
+
+func New() *Cron { return &Cron{} }
+
+func (c *Cron) AddJob(spec string, cmd Job) (EntryID, error) {
+	c.jobs = append(c.jobs, cmd)
+	return EntryID(len(c.jobs)), nil
+}
+
+func (c *Cron) AddFunc(spec string, cmd func()) (EntryID, error) { return c.AddJob(spec, FuncJob(cmd)) }
