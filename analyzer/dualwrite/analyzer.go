@@ -497,6 +497,11 @@ func isTestingType(t types.Type) bool {
 // same interface (a dual-write visibility manager: a database one and a
 // Kafka one) are partners.
 func alternatives(w, p *event) bool {
+	if w.eff.Alt != "" && p.eff.Alt == "" {
+		// the write is a queue's table twin, the publish a plain broker:
+		// two sends, no business write
+		return true
+	}
 	if w.eff.Alt == "" || p.eff.Alt == "" {
 		return false
 	}

@@ -333,6 +333,10 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	}
 	var out Effects
 	both := false // one implementation both writes and publishes
+	// plainPublisher: an implementation publishes without wrapping the
+	// interface (a broker backend, not an event-store middleware that
+	// calls the next implementation and then publishes)
+	plainPublisher := false
 	found := 0
 	defer func() {
 		_, named := m.Signature().Recv().Type().(*types.Named)
@@ -361,6 +365,9 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 		// an implementation that wraps the same interface (a middleware)
 		// brings back what the others do: not a path of its own
 		self := m.FullName()
+		if !e.reaches(self) && e.Publish != nil {
+			plainPublisher = true // not a decorator of this interface
+		}
 		e = &Effects{Relay: e.Relay, Write: acyclic(e.Write, self), Publish: acyclic(e.Publish, self), Outbox: acyclic(e.Outbox, self), Query: acyclic(e.Query, self)}
 		name := impl.Origin().FullName()
 		if e.Write != nil && e.Publish != nil {
@@ -388,7 +395,7 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	if out.empty() {
 		return nil
 	}
-	if out.Write != nil && out.Publish != nil && !both {
+	if out.Write != nil && out.Publish != nil && !both && plainPublisher {
 		// one implementation writes, another publishes (a message queue
 		// with a database-backed alternative): a call runs one of them,
 		// and two calls on the same value run the same one

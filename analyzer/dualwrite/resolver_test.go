@@ -85,8 +85,8 @@ func TestResolver(t *testing.T) {
 		}
 	}
 	sort.Strings(extra)
-	if len(extra) != 3 {
-		t.Errorf("CLI-only findings %v; want those of shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register and shapes/product/ddd/app Orders.Place", extra)
+	if len(extra) != 4 {
+		t.Errorf("CLI-only findings %v; want those of shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place and shapes/product/queuetwin Tasks.Fail", extra)
 	}
 	for _, k := range extra {
 		f := cli[k]
@@ -112,6 +112,12 @@ func TestResolver(t *testing.T) {
 			// vet sees one package and its imports, the CLI the program
 			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 2 || f.Publish.Via[0] != "(*shapes/product/ddd/domain.Dispatcher).Publish" {
 				t.Errorf("finding %s: want OBX001 with the publish via the dispatcher, got %s via %v", k, f.Rule, f.Publish.Via)
+			}
+		case "(*shapes/product/queuetwin.Tasks).Fail":
+			// the queue's RabbitMQ backend publishes; its Postgres twin's
+			// table insert is not the partner (PubTenantMessage: none)
+			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 1 || f.Publish.Via[0] != "(shapes/product/queuetwin.MessageQueue).SendMessage" {
+				t.Errorf("finding %s: want OBX001 with the publish via MessageQueue.SendMessage, got %s via %v", k, f.Rule, f.Publish.Via)
 			}
 		default:
 			t.Errorf("unexpected interface-resolved finding in %s", f.Func)
