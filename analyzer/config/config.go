@@ -41,6 +41,13 @@ type Config struct {
 	// Handle (0-based; default: the first argument that is not a
 	// context.Context, else the receiver). Decides before any name does.
 	Outbox []OutboxEntry `yaml:"outbox"`
+	// Registrations lists the team's own routers, schedulers and hook
+	// registries: calls that store the callback argument Callback (and
+	// any after it) to run later, on a path of its own. Registering runs
+	// none of it; the callback is checked as its own entry point.
+	// Decides before any name, and for methods of interfaces, whose body
+	// cannot be read.
+	Registrations []RegEntry `yaml:"registrations"`
 	// External lists the team's external APIs (payment, email, ... clients)
 	// that a consumer handler must call with an idempotency key (OBX102).
 	External []Entry `yaml:"external"`
@@ -83,6 +90,13 @@ func (e *OutboxEntry) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*e = OutboxEntry(p)
 	return nil
+}
+
+// RegEntry is one configured registration call.
+type RegEntry struct {
+	Name string `yaml:"name"`
+	// Callback is the argument index of the first callback it stores.
+	Callback *int `yaml:"callback"`
 }
 
 // TxEntry is one configured transaction call.
@@ -189,6 +203,14 @@ func (c *Config) validate() error {
 			return fmt.Errorf("outbox[%d]: handle must be an argument index (0 or more)", i)
 		}
 	}
+	for i, r := range c.Registrations {
+		if catalog.PackageOf(r.Name) == "" {
+			return fmt.Errorf("registrations[%d]: %q is not a full name like \"(*example.com/app/jobs.Scheduler).Every\"", i, r.Name)
+		}
+		if r.Callback == nil || *r.Callback < 0 {
+			return fmt.Errorf("registrations[%d]: callback is required: the index of the callback argument it stores", i)
+		}
+	}
 	for i, t := range c.Transactions {
 		if catalog.PackageOf(t.Name) == "" {
 			return fmt.Errorf("transactions[%d]: %q is not a full name like \"(*example.com/app/db.DB).WithTx\"", i, t.Name)
@@ -248,6 +270,9 @@ func (c *Config) Rows() []catalog.Entry {
 			row.Kind = catalog.Rollback
 		}
 		out = append(out, row)
+	}
+	for _, r := range c.Registrations {
+		out = append(out, catalog.Entry{Name: r.Name, Kind: catalog.Later, SQL: catalog.NoArg, Func: *r.Callback, Handle: catalog.NoArg})
 	}
 	for _, e := range c.Retry {
 		out = append(out, catalog.Entry{Name: e.Name, Kind: catalog.Retry, SQL: catalog.NoArg, Func: catalog.NoArg, Handle: catalog.NoArg})
