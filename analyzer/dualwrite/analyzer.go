@@ -217,9 +217,10 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			continue
 		}
 		if g.before(i, pi) {
-			if p.owned && w.order > p.order {
-				// only through the loop's back edge: another iteration's
-				// write, and the publish announces its callee's own write
+			if p.owned && !g.forwardBefore(i, pi) {
+				// only through a loop's back edge: another iteration's
+				// write (a later statement, or another switch case), and
+				// the publish announces its callee's own write
 				continue
 			}
 			if before < 0 || evs[before].order < w.order {
@@ -348,6 +349,7 @@ type order struct {
 	block []int32 // event index -> block index, -1 dead
 	ord   []int   // event index -> execution order inside its block
 	reach map[int32][]bool
+	avoid map[int32][]bool // loop head -> blocks reachable from the entry without it
 }
 
 func newOrder(body *ast.BlockStmt, evs []event) *order {
@@ -394,6 +396,68 @@ func (o *order) before(a, b int) bool {
 		return true
 	}
 	return o.reaches(ba, bb)
+}
+
+// forwardBefore reports whether event a can run before event b in the
+// same iteration of every loop around them: without taking a back edge.
+func (o *order) forwardBefore(a, b int) bool {
+	ba, bb := o.block[a], o.block[b]
+	if ba < 0 || bb < 0 {
+		return false
+	}
+	if ba == bb {
+		return o.ord[a] < o.ord[b]
+	}
+	seen := make([]bool, len(o.g.Blocks))
+	stack := []*cfg.Block{o.g.Blocks[ba]}
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, v := range u.Succs {
+			if seen[v.Index] || o.backEdge(u, v) {
+				continue
+			}
+			if v.Index == bb {
+				return true
+			}
+			seen[v.Index] = true
+			stack = append(stack, v)
+		}
+	}
+	return false
+}
+
+// backEdge: u -> v closes a loop (v is a loop head that dominates u).
+func (o *order) backEdge(u, v *cfg.Block) bool {
+	switch v.Kind {
+	case cfg.KindForLoop, cfg.KindRangeLoop, cfg.KindForBody:
+	default:
+		return false
+	}
+	if o.avoid == nil {
+		o.avoid = map[int32][]bool{}
+	}
+	r, ok := o.avoid[v.Index]
+	if !ok { // the blocks reachable from the entry without passing v
+		r = make([]bool, len(o.g.Blocks))
+		entry := o.g.Blocks[0]
+		if entry != v {
+			r[entry.Index] = true
+			stack := []*cfg.Block{entry}
+			for len(stack) > 0 {
+				b := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				for _, s := range b.Succs {
+					if s != v && !r[s.Index] {
+						r[s.Index] = true
+						stack = append(stack, s)
+					}
+				}
+			}
+		}
+		o.avoid[v.Index] = r
+	}
+	return !r[u.Index] // every path to u passes v: v dominates u
 }
 
 func (o *order) reaches(from, to int32) bool {

@@ -153,3 +153,17 @@ func Routes(r *gin.Engine, e *Endpoints, subs *Subscriptions) {
 		e.q.Write(context.Background(), "imported", nil) // want "OBX001"
 	})
 }
+
+// Consume hands each message to its handler; the endpoint handler writes
+// and announces by itself, the cases are exclusive: the subscription
+// written in another iteration is not its partner. No finding here.
+func Consume(ctx context.Context, msgs []string, e *Endpoints, subs *Subscriptions) {
+	for _, m := range msgs {
+		switch m {
+		case "subscription":
+			subs.Create(ctx, m)
+		case "endpoint":
+			e.Create(ctx, m)
+		}
+	}
+}
