@@ -99,6 +99,9 @@ type collector struct {
 	// unitScopes are the outbox.Run calls: their callbacks are units of work.
 	unitScopes map[*ast.CallExpr]bool
 	viaUnit    bool // the catalog call being added is made through a unit accessor
+	// unitTx are the transactions begun by outbox.BeginSQL: the unit's
+	// transaction, so writes on them join the unit of the context.
+	unitTx map[types.Object]bool
 }
 
 func newCollector(info *types.Info, fset *token.FileSet, cat *catalog.Catalog, pkg *types.Package, effectsOf func(*types.Func) (*Effects, bool)) *collector {
@@ -115,6 +118,7 @@ func (c *collector) unit(sig *types.Signature, body *ast.BlockStmt) {
 	c.scopeOf = nil
 	c.relay, c.localCall, c.dynamic = false, false, false
 	c.unitScopes = nil
+	c.unitTx = nil
 	c.recv, c.params = nil, c.params[:0]
 	if sig != nil {
 		if r := sig.Recv(); r != nil {
@@ -270,7 +274,10 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			c.walk(arg, wc)
 		}
 		return
-	case "accessor":
+	case "accessor", "begin", "end":
+		// a handle for the unit, the code's own transaction joining it
+		// (BeginSQL), or that transaction's end (CommitSQL, RollbackSQL:
+		// a savepoint; the unit commits)
 		for _, arg := range call.Args {
 			c.walk(arg, wc)
 		}
@@ -677,7 +684,7 @@ func (c *collector) effectHandle(call *ast.CallExpr, h int) (types.Object, types
 }
 
 func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base types.Object, wc wctx) {
-	if c.viaUnit && (k == evWrite || k == evQuery) && !eff.Unit {
+	if (c.viaUnit || h != nil && c.unitTx[h]) && (k == evWrite || k == evQuery) && !eff.Unit {
 		e := *eff
 		e.Unit = true
 		eff = &e
@@ -761,6 +768,13 @@ func (c *collector) assign(lhs ast.Expr, rhs ast.Expr) {
 	}
 	if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
 		if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok {
+			if unitRole(fn) == "begin" {
+				if c.unitTx == nil {
+					c.unitTx = map[types.Object]bool{}
+				}
+				c.unitTx[obj] = true
+				return
+			}
 			if e := c.cat.Match(fn); e != nil && e.Kind == catalog.Begin {
 				c.setTx(obj)
 				return

@@ -35,7 +35,9 @@ func unitPackage(pkg *types.Package) bool {
 }
 
 // unitRole says what a function of the unit of work is: "run", "enqueue",
-// "accessor" (SQL, Gorm, Pgx: a handle for the unit), or "".
+// "accessor" (SQL, Gorm, Pgx: a handle for the unit), "begin" (BeginSQL: the
+// code's own transaction, which is the unit's inside one), "end"
+// (CommitSQL, RollbackSQL: a savepoint's end, not the unit's commit), or "".
 func unitRole(fn *types.Func) string {
 	if fn == nil || fn.Signature().Recv() != nil || !unitPackage(fn.Pkg()) {
 		return ""
@@ -56,6 +58,14 @@ func unitRole(fn *types.Func) string {
 	case "SQL", "Gorm", "Pgx", "Sqlx":
 		if sig.Params().Len() == 2 && sig.Results().Len() == 1 {
 			return "accessor"
+		}
+	case "BeginSQL", "BeginSQLDetached":
+		if sig.Results().Len() == 2 {
+			return "begin"
+		}
+	case "CommitSQL", "RollbackSQL":
+		if sig.Params().Len() == 2 && sig.Results().Len() == 1 {
+			return "end"
 		}
 	}
 	return ""

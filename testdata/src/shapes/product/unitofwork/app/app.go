@@ -47,11 +47,74 @@ func (p *DirectEvents) Publish(ctx context.Context, subject, key string, body []
 	return p.nc.Publish(subject, body)
 }
 
+// OwnTxRepo begins its own transaction, joined to the unit (BeginSQL,
+// CommitSQL: a savepoint inside the unit's transaction).
+type OwnTxRepo struct{ db *sql.DB }
+
+func (r *OwnTxRepo) Create(ctx context.Context, id string) error {
+	tx, err := outbox.BeginSQL(ctx, r.db, nil)
+	if err != nil {
+		return err
+	}
+	defer outbox.RollbackSQL(ctx, tx)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO orders (id) VALUES ($1)`, id); err != nil {
+		return err
+	}
+	return outbox.CommitSQL(ctx, tx)
+}
+
+// LostBeginRepo lost BeginSQL: its own transaction commits apart.
+type LostBeginRepo struct{ db *sql.DB }
+
+func (r *LostBeginRepo) Create(ctx context.Context, id string) error {
+	tx, err := r.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer outbox.RollbackSQL(ctx, tx)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO orders (id) VALUES ($1)`, id); err != nil {
+		return err
+	}
+	return outbox.CommitSQL(ctx, tx)
+}
+
 type Service struct {
 	repo   *Repo
 	raw    *RawRepo
+	own    *OwnTxRepo
+	lost   *LostBeginRepo
 	events *Events
 	direct *DirectEvents
+}
+
+// PlaceOwnTx: the repository's own transaction joined the unit: clean.
+func (s *Service) PlaceOwnTx(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.own.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, "orders", id, []byte(id))
+	})
+}
+
+// PlaceOwnTxLost: the repository's transaction is not the unit's.
+func (s *Service) PlaceOwnTxLost(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.lost.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, "orders", id, []byte(id)) // want `OBX006`
+	})
+}
+
+// PlaceOwnTxDirect: the publish after the joined transaction is not guarded.
+func (s *Service) PlaceOwnTxDirect(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.own.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.direct.Publish(ctx, "orders", id, []byte(id)) // want `OBX003`
+	})
 }
 
 // Place is what fix leaves: clean.
