@@ -69,6 +69,8 @@ type Replacement struct {
 	// Behaviour says what runs differently at this site after the rewrite
 	// (a reviewer's checklist; see Behaviour).
 	Behaviour []string `json:"behaviour,omitempty"`
+
+	extra []string // site-specific behaviour changes, after Behaviour's
 }
 
 // Behaviour lists what a rewrite of strategy changes at run time, on db
@@ -231,7 +233,7 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 		// the writer package exists: its unit of work says which handles it serves
 		opts.Accessors = map[string]bool{}
 		if _, ok := opts.outboxTypes.Scope().Lookup("Run").(*types.Func); ok {
-			for _, a := range []string{"SQL", "Gorm", "Pgx", "Sqlx"} {
+			for _, a := range []string{"SQL", "Gorm", "Pgx", "Sqlx", "BeginSQL"} {
 				_, ok := opts.outboxTypes.Scope().Lookup(a).(*types.Func)
 				opts.Accessors[a] = ok
 			}

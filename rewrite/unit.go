@@ -219,9 +219,19 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			return nil, "the broker call's result is more than an error (offsets, acks) and the code uses it"
 		}
 	}
-	// the repository's write
+	// a transaction the code begins itself on the write's path joins the
+	// unit; otherwise the repository's handle does
+	ot, own, why := s.findOwnTx(meet, f)
+	if why != "" {
+		return nil, why
+	}
+	if own && !s.opts.Accessors["BeginSQL"] {
+		return nil, "the code begins its own transaction and the outbox writer has no outbox.BeginSQL to join it to the unit of work"
+	}
 	repo := meet
-	if len(f.Write.Via) > 0 {
+	if own {
+		repo = ot.owner
+	} else if len(f.Write.Via) > 0 {
 		if repo, ok = s.lastDecl(f.Write.Via); !ok {
 			return nil, "the repository's body is not among the loaded packages"
 		}
@@ -233,10 +243,9 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	}
 	var handles []handleUse
 	var acc string
-	why := ""
 	ast.Inspect(repo.decl.Body, func(x ast.Node) bool {
 		c, ok := x.(*ast.CallExpr)
-		if !ok || why != "" {
+		if own || !ok || why != "" {
 			return why == ""
 		}
 		fn, ok := typeutil.Callee(repo.pkg.TypesInfo, c).(*types.Func)
@@ -274,7 +283,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	if why != "" {
 		return nil, why
 	}
-	if len(handles) == 0 {
+	if len(handles) == 0 && !own {
 		return nil, "the write " + shortName(f.Write.Name) + " was not found in " + shortName(repo.fn.FullName())
 	}
 	// Reads on the same handle in that function join the unit too: they
@@ -362,8 +371,14 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			}
 			s.done[wrap.decl] = true
 		}
+		// the code's own transaction joins the unit
+		if own {
+			if err := ot.apply(s); err != nil {
+				return err
+			}
+		}
 		// the repository: its handle joins the unit
-		if !s.done[repo.decl] || repo.decl == meet.decl {
+		if !own && (!s.done[repo.decl] || repo.decl == meet.decl) {
 			uf, err := s.fileOf(repo)
 			if err != nil {
 				return err
@@ -410,8 +425,12 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			}
 			s.done[meet.decl] = true
 			uf.marks = append(uf.marks, run)
-			uf.replaced = append(uf.replaced, Replacement{Rule: f.Rule, Call: f.Publish.Name, Strategy: StrategyUnit,
-				Before: Position{File: f.Publish.Position.Filename, Line: f.Publish.Position.Line}})
+			r := Replacement{Rule: f.Rule, Call: f.Publish.Name, Strategy: StrategyUnit,
+				Before: Position{File: f.Publish.Position.Filename, Line: f.Publish.Position.Line}}
+			if own {
+				r.extra = append(r.extra, ownTxNote)
+			}
+			uf.replaced = append(uf.replaced, r)
 		}
 		return nil
 	}, ""
@@ -775,7 +794,7 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 		edit := &FileEdit{Path: uf.name, PkgPath: uf.pkg.PkgPath, Before: before, After: after, Group: groupOf[root]}
 		for i, r := range uf.replaced {
 			r.After = Position{File: uf.name, Line: lines[i]}
-			r.Behaviour = Behaviour(r.Strategy, opts.DB)
+			r.Behaviour = append(Behaviour(r.Strategy, opts.DB), r.extra...)
 			edit.Replaced = append(edit.Replaced, r)
 		}
 		res.Files = append(res.Files, edit)

@@ -217,9 +217,9 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			ropts.Writers[w.Driver] = w.Func
 			switch w.Driver {
 			case "database/sql":
-				ropts.Accessors["SQL"] = true
+				ropts.Accessors["SQL"], ropts.Accessors["BeginSQL"] = true, true
 			case "gorm":
-				ropts.Accessors["SQL"], ropts.Accessors["Gorm"] = true, true
+				ropts.Accessors["SQL"], ropts.Accessors["Gorm"], ropts.Accessors["BeginSQL"] = true, true, true
 			case "pgx":
 				ropts.Accessors["Pgx"] = cs.Config.PgxPool
 			case "sqlx":
