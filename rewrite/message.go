@@ -20,6 +20,8 @@ type message struct {
 	// fields, maxLen, approx: a Redis stream entry kept as the service
 	// built it (outbox.Message.StreamFields, StreamMaxLen, StreamApprox).
 	fields, maxLen, approx dst.Expr
+	// noKey: the publish had no key; the aggregate is the destination
+	noKey bool
 }
 
 type header struct {
@@ -415,6 +417,7 @@ func (x *extractor) finish(m message) message {
 		// No message key: one aggregate per destination keeps the order
 		// the broker would have kept.
 		m.aggID = dst.Clone(m.aggType).(dst.Expr)
+		m.noKey = true
 	}
 	return m
 }

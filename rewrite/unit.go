@@ -48,7 +48,9 @@ type unitSession struct {
 	decls map[string]funcDecl // full name -> declaration
 	files map[*ast.File]*unitFile
 	order []*ast.File
-	done  map[*ast.FuncDecl]bool // wrappers guarded, repositories joined, functions wrapped
+	done  map[*ast.FuncDecl]bool // wrappers guarded, repositories joined
+	runs  map[*ast.FuncDecl]*dst.Ident // functions whose body runs in outbox.Run: the Run identifier
+	noKey map[*ast.FuncDecl]string     // wrappers whose messages have no key: the note for their sites
 	// touched lists, per rewritten finding, the files it edits: files
 	// linked through findings compile together or are dropped together.
 	touched [][]*ast.File
@@ -62,7 +64,7 @@ type funcDecl struct {
 }
 
 func newUnitSession(pkgs []*packages.Package, opts Options) *unitSession {
-	s := &unitSession{opts: opts, pkgs: pkgs, decls: map[string]funcDecl{}, files: map[*ast.File]*unitFile{}, done: map[*ast.FuncDecl]bool{}}
+	s := &unitSession{opts: opts, pkgs: pkgs, decls: map[string]funcDecl{}, files: map[*ast.File]*unitFile{}, done: map[*ast.FuncDecl]bool{}, runs: map[*ast.FuncDecl]*dst.Ident{}, noKey: map[*ast.FuncDecl]string{}}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if p.TypesInfo == nil {
 			return
@@ -331,6 +333,10 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 				}
 				return errManual(why)
 			}
+			// no key, or one that is the destination itself (AMQP's routing key)
+			if m := msgs[0]; m.noKey || dstSrc(m.aggID) != "" && dstSrc(m.aggID) == dstSrc(m.aggType) {
+				s.noKey[wrap.decl] = noKeyNote(dstSrc(msgs[0].aggType))
+			}
 			dc, ok := uf.dec.Dst.Nodes[guarded].(*dst.CallExpr)
 			if !ok {
 				return errManual("the broker call is not in the decorated file")
@@ -400,17 +406,19 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			}
 			s.done[repo.decl] = true
 		}
-		// the meeting function: its body runs in outbox.Run
-		if !s.done[meet.decl] || repo.decl == meet.decl {
-			uf, err := s.fileOf(meet)
-			if err != nil {
-				return err
-			}
+		// the meeting function: its body runs in outbox.Run (once; a
+		// second finding there is recorded at the same Run)
+		uf, err := s.fileOf(meet)
+		if err != nil {
+			return err
+		}
+		run := s.runs[meet.decl]
+		if run == nil {
 			dd, ok := uf.dec.Dst.Nodes[meet.decl].(*dst.FuncDecl)
 			if !ok {
 				return errManual("the function is not in the decorated file")
 			}
-			run := &dst.Ident{Name: "Run", Path: s.opts.OutboxPkg}
+			run = &dst.Ident{Name: "Run", Path: s.opts.OutboxPkg}
 			runCall := &dst.CallExpr{
 				Fun: run,
 				Args: []dst.Expr{dst.NewIdent(ctxName), &dst.FuncLit{
@@ -423,15 +431,18 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			} else {
 				dd.Body.List = carryResults(meet, dd, runCall)
 			}
-			s.done[meet.decl] = true
-			uf.marks = append(uf.marks, run)
-			r := Replacement{Rule: f.Rule, Call: f.Publish.Name, Strategy: StrategyUnit,
-				Before: Position{File: f.Publish.Position.Filename, Line: f.Publish.Position.Line}}
-			if own {
-				r.extra = append(r.extra, ownTxNote)
-			}
-			uf.replaced = append(uf.replaced, r)
+			s.runs[meet.decl] = run
 		}
+		uf.marks = append(uf.marks, run)
+		r := Replacement{Rule: f.Rule, Call: f.Publish.Name, Strategy: StrategyUnit,
+			Before: Position{File: f.Publish.Position.Filename, Line: f.Publish.Position.Line}}
+		if own {
+			r.extra = append(r.extra, ownTxNote)
+		}
+		if n := s.noKey[wrap.decl]; n != "" {
+			r.extra = append(r.extra, n)
+		}
+		uf.replaced = append(uf.replaced, r)
 		return nil
 	}, ""
 }
@@ -686,8 +697,13 @@ func (uf *unitFile) render(pkgPath, outboxPkg string) ([]byte, []int, error) {
 		}
 		return format.Source(buf.Bytes())
 	}
-	for i, m := range uf.marks {
-		m.Name = fmt.Sprintf("RunOBXMARK%dX", i)
+	// a Run may carry several findings: mark each identifier once
+	index := map[*dst.Ident]int{}
+	for _, m := range uf.marks {
+		if _, ok := index[m]; !ok {
+			index[m] = len(index)
+			m.Name = fmt.Sprintf("RunOBXMARK%dX", index[m])
+		}
 	}
 	marked, err := print()
 	for _, m := range uf.marks {
@@ -698,8 +714,8 @@ func (uf *unitFile) render(pkgPath, outboxPkg string) ([]byte, []int, error) {
 	}
 	lines := make([]int, len(uf.marks))
 	for n, text := range strings.Split(string(marked), "\n") {
-		for i := range uf.marks {
-			if strings.Contains(text, fmt.Sprintf("RunOBXMARK%dX", i)) {
+		for i, m := range uf.marks {
+			if strings.Contains(text, fmt.Sprintf("RunOBXMARK%dX", index[m])) {
 				lines[i] = n + 1
 			}
 		}
@@ -843,4 +859,34 @@ func keepAliases(rf *decorator.FileRestorer, file *ast.File) {
 			rf.Alias[p] = imp.Name.Name
 		}
 	}
+}
+
+// noKeyNote is the behaviour note of a site whose wrapper's messages carry
+// no key: every one is the same aggregate, the destination.
+func noKeyNote(dest string) string {
+	if dest == "" {
+		dest = "the destination"
+	}
+	return "the publisher's messages carry no key: each outbox row's aggregate is its destination (" + dest + "), so the relay keeps one order for every message to it, and a message it cannot publish holds back all the later ones there (a dead letter until it is replayed, with the relay's default --on-dead-letter block); set AggregateID to the entity's id where order per entity is enough"
+}
+
+// dstSrc is the source of a simple expression (literals, names, selectors,
+// concatenations) for a note, "" for anything else.
+func dstSrc(e dst.Expr) string {
+	switch x := e.(type) {
+	case *dst.BasicLit:
+		return x.Value
+	case *dst.Ident:
+		return x.Name
+	case *dst.SelectorExpr:
+		if l := dstSrc(x.X); l != "" {
+			return l + "." + x.Sel.Name
+		}
+	case *dst.BinaryExpr:
+		l, r := dstSrc(x.X), dstSrc(x.Y)
+		if l != "" && r != "" {
+			return l + " " + x.Op.String() + " " + r
+		}
+	}
+	return ""
 }
