@@ -48,7 +48,7 @@ type unitSession struct {
 	decls map[string]funcDecl // full name -> declaration
 	files map[*ast.File]*unitFile
 	order []*ast.File
-	done  map[*ast.FuncDecl]bool // wrappers guarded, repositories joined
+	done  map[*ast.FuncDecl]bool       // wrappers guarded, repositories joined
 	runs  map[*ast.FuncDecl]*dst.Ident // functions whose body runs in outbox.Run: the Run identifier
 	noKey map[*ast.FuncDecl]string     // wrappers whose messages have no key: the note for their sites
 	// touched lists, per rewritten finding, the files it edits: files
