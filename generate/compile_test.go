@@ -82,7 +82,8 @@ func TestGeneratedGoCompiles(t *testing.T) {
 // oldest go line and client versions it supports, and builds and vets it
 // there (-mod=readonly: go.mod and go.sum as committed; vet's stdversion
 // check holds the code to the module's go line): a go 1.16 module with
-// database/sql, sqlx v1.2.0, gorm v1.20.0 and pgx v4.0.0, and a go 1.18
+// database/sql, sqlx v1.2.0, gorm v1.20.0 and pgx v4.0.0 (with pgconn
+// v1.0.0, required directly for the unit's PgxV4 accessor), and a go 1.18
 // module with pgx v5.0.0 (pgx v5 needs generics). The newest versions are
 // outboxify's own, built by TestGeneratedGoCompiles and TestWriterAllDrivers.
 func TestWriterAtClientFloors(t *testing.T) {
@@ -97,7 +98,7 @@ func TestWriterAtClientFloors(t *testing.T) {
 		{"floor116", "1.16", "database/sql", []string{"sqlx", "gorm", "pgx4"}},
 		{"floor118", "1.18", "pgx", nil},
 	} {
-		cfg := templates.Config{Module: "example.com/" + c.dir, DB: "postgres", Driver: c.driver, Drivers: c.drivers, GoVersion: c.goVersion, PgxPool: true}
+		cfg := templates.Config{Module: "example.com/" + c.dir, DB: "postgres", Driver: c.driver, Drivers: c.drivers, GoVersion: c.goVersion, PgxPool: true, PgxV4Pool: true}
 		rendered, err := templates.Render(cfg, "outbox")
 		if err != nil {
 			t.Fatal(err)
@@ -129,7 +130,7 @@ func TestWriterAllDrivers(t *testing.T) {
 	t.Parallel()
 	files := map[string][]byte{}
 	for _, db := range []string{"postgres", "mysql"} {
-		cfg := templates.Config{Module: "example.com/gen/" + db, DB: db, Driver: "database/sql", Drivers: []string{"sqlx", "gorm", "pgx", "pgx4"}, GoVersion: "1.16", PgxPool: true}
+		cfg := templates.Config{Module: "example.com/gen/" + db, DB: db, Driver: "database/sql", Drivers: []string{"sqlx", "gorm", "pgx", "pgx4"}, GoVersion: "1.16", PgxPool: true, PgxV4Pool: true}
 		rendered, err := templates.Render(cfg, "outbox")
 		if err != nil {
 			t.Fatal(err)

@@ -322,7 +322,7 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 }
 
 // TestUnitOfWorkAgainstDatabases renders the outbox writer (with its unit of
-// work) for database/sql, gorm and pgx on PostgreSQL and MariaDB and runs
+// work) for database/sql, gorm, pgx, pgx v4 and sqlx on PostgreSQL and MariaDB and runs
 // testdata/unittest.go.tmpl against a fresh database each: commit writes the
 // business row and the outbox row in one transaction (same xmin), an error or
 // a panic leaves neither, a swallowed inner error rolls the unit back, a unit
@@ -334,7 +334,7 @@ func TestUnitOfWorkAgainstDatabases(t *testing.T) {
 	}
 	t.Parallel()
 	type combo struct{ db, driver string }
-	combos := []combo{{"postgres", "database/sql"}, {"postgres", "gorm"}, {"postgres", "pgx"}, {"postgres", "sqlx"},
+	combos := []combo{{"postgres", "database/sql"}, {"postgres", "gorm"}, {"postgres", "pgx"}, {"postgres", "pgx4"}, {"postgres", "sqlx"},
 		{"mysql", "database/sql"}, {"mysql", "gorm"}, {"mysql", "sqlx"}}
 	tmplText, err := os.ReadFile("testdata/unittest.go.tmpl")
 	if err != nil {
@@ -347,7 +347,7 @@ func TestUnitOfWorkAgainstDatabases(t *testing.T) {
 	nonWord := regexp.MustCompile(`\W`)
 	for _, c := range combos {
 		name := nonWord.ReplaceAllString(c.db+"_"+c.driver, "")
-		cfg := templates.Config{Module: mod + "/" + name, DB: c.db, Driver: c.driver, Drivers: []string{"database/sql"}, Broker: "nats", PgxPool: true}
+		cfg := templates.Config{Module: mod + "/" + name, DB: c.db, Driver: c.driver, Drivers: []string{"database/sql"}, Broker: "nats", PgxPool: true, PgxV4Pool: true}
 		dsn := migratedDB(t, templates.Config{Module: cfg.Module, DB: c.db, Migrations: "sql", Notify: "off"})
 		rendered, err := templates.Render(cfg, "outbox")
 		if err != nil {

@@ -263,6 +263,7 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	}
 
 	cfg.PgxPool = imports["github.com/jackc/pgx/v5/pgxpool"]
+	cfg.PgxV4Pool = imports["github.com/jackc/pgx/v4/pgxpool"] && det.direct["github.com/jackc/pgconn"]
 
 	// Go line: service-side code stays within it.
 	cfg.GoVersion = "1.16" // what the go command assumes without a go line

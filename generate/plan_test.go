@@ -164,6 +164,14 @@ func TestDetect(t *testing.T) {
 			"go.mod":   mod,
 			"sqlc.yml": "version: \"2\"\nsql:\n  - engine: mysql\n    schema:\n      - \"internal/db/migrations\"\n",
 		}, templates.Config{MigrationsDir: "internal/db/migrations"}},
+		{"pgx v4 pool with pgconn required directly: the unit's PgxV4", map[string]string{
+			"go.mod":  mod + "require (\n\tgithub.com/jackc/pgx/v4 v4.18.3\n\tgithub.com/jackc/pgconn v1.14.3\n)\n",
+			"main.go": "package main\n\nimport _ \"github.com/jackc/pgx/v4/pgxpool\"\n",
+		}, templates.Config{Driver: "pgx4", PgxV4Pool: true}},
+		{"pgx v4 pool, pgconn only indirect: no PgxV4 (go.mod would change)", map[string]string{
+			"go.mod":  mod + "require (\n\tgithub.com/jackc/pgx/v4 v4.18.3\n\tgithub.com/jackc/pgconn v1.14.3 // indirect\n)\n",
+			"main.go": "package main\n\nimport _ \"github.com/jackc/pgx/v4/pgxpool\"\n",
+		}, templates.Config{Driver: "pgx4"}},
 		{"confluent maps to franz-go", map[string]string{
 			"go.mod": mod + "require github.com/confluentinc/confluent-kafka-go/v2 v2.3.0\n",
 		}, templates.Config{Broker: "franz-go"}},
@@ -183,6 +191,9 @@ func TestDetect(t *testing.T) {
 			check("Broker", cfg.Broker, tc.want.Broker)
 			check("Migrations", cfg.Migrations, tc.want.Migrations)
 			check("MigrationsDir", cfg.MigrationsDir, tc.want.MigrationsDir)
+			if cfg.Driver == "pgx4" && cfg.PgxV4Pool != tc.want.PgxV4Pool {
+				t.Errorf("PgxV4Pool = %v, want %v", cfg.PgxV4Pool, tc.want.PgxV4Pool)
+			}
 			if cfg.Module != "example.com/svc" || !strings.Contains(det.String(), "driver:") {
 				t.Errorf("module %q, detection:\n%s", cfg.Module, det)
 			}

@@ -233,7 +233,7 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 		// the writer package exists: its unit of work says which handles it serves
 		opts.Accessors = map[string]bool{}
 		if _, ok := opts.outboxTypes.Scope().Lookup("Run").(*types.Func); ok {
-			for _, a := range []string{"SQL", "Gorm", "Pgx", "Sqlx", "BeginSQL"} {
+			for _, a := range []string{"SQL", "Gorm", "Pgx", "PgxV4", "Sqlx", "BeginSQL"} {
 				_, ok := opts.outboxTypes.Scope().Lookup(a).(*types.Func)
 				opts.Accessors[a] = ok
 			}

@@ -99,6 +99,10 @@ func (s *unitSession) accessor(t types.Type) string {
 		if s.opts.Accessors["Pgx"] {
 			return "Pgx"
 		}
+	case "github.com/jackc/pgx/v4/pgxpool.Pool":
+		if s.opts.Accessors["PgxV4"] {
+			return "PgxV4"
+		}
 	case "github.com/jmoiron/sqlx.DB":
 		if s.opts.Accessors["Sqlx"] {
 			return "Sqlx"
@@ -263,6 +267,10 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 		a := s.accessor(t)
 		if a == "" {
 			why = "the write's handle (" + types.TypeString(t, nil) + ") has no unit-of-work accessor in the generated writer"
+			if strings.TrimPrefix(types.TypeString(t, nil), "*") == "github.com/jackc/pgx/v4/pgxpool.Pool" {
+				// pgx v4's CommandTag is declared in github.com/jackc/pgconn
+				why = "the write's handle is a pgx v4 pool and the outbox writer has no outbox.PgxV4 for it: fix generates it only when go.mod requires github.com/jackc/pgconn directly (the accessor names pgx v4's pgconn.CommandTag, and fix does not change go.mod); require it (go get github.com/jackc/pgconn) and run fix again"
+			}
 			return false
 		}
 		if ms := accessorMethods[a]; ms != nil && !ms[parent.Sel.Name] {
@@ -583,8 +591,9 @@ func ctxFuncType(name string) *dst.FuncType {
 
 // accessorMethods are the methods the unit's handle types have (gorm: all).
 var accessorMethods = map[string]map[string]bool{
-	"SQL": {"ExecContext": true, "QueryContext": true, "QueryRowContext": true, "PrepareContext": true},
-	"Pgx": {"Exec": true, "Query": true, "QueryRow": true},
+	"SQL":   {"ExecContext": true, "QueryContext": true, "QueryRowContext": true, "PrepareContext": true},
+	"Pgx":   {"Exec": true, "Query": true, "QueryRow": true},
+	"PgxV4": {"Exec": true, "Query": true, "QueryRow": true},
 	"Sqlx": {"ExecContext": true, "QueryContext": true, "QueryxContext": true, "QueryRowxContext": true, "GetContext": true,
 		"SelectContext": true, "NamedExecContext": true, "NamedQueryContext": true, "Rebind": true},
 }
@@ -727,7 +736,7 @@ func (uf *unitFile) render(pkgPath, outboxPkg string) ([]byte, []int, error) {
 // fixUnits runs the unit-of-work rewrite over the findings whose publish
 // goes through a wrapper, skipping files the per-function rewrite edits.
 func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Finding, busy map[string]bool, opts Options) error {
-	if !opts.Accessors["SQL"] && !opts.Accessors["Gorm"] && !opts.Accessors["Pgx"] && !opts.Accessors["Sqlx"] {
+	if !opts.Accessors["SQL"] && !opts.Accessors["Gorm"] && !opts.Accessors["Pgx"] && !opts.Accessors["PgxV4"] && !opts.Accessors["Sqlx"] {
 		for _, f := range findings {
 			res.manual(f, "the publish goes through "+shortName(f.Publish.Via[len(f.Publish.Via)-1])+", not a broker client in this function, and the outbox writer has no unit of work for this driver",
 				"give that publisher an outbox-backed implementation that calls outbox.Insert on the caller's transaction, or insert the outbox row here by hand")

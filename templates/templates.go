@@ -123,6 +123,11 @@ type Config struct {
 	// PgxPool: the module imports pgx v5's pgxpool (the unit of work's Pgx
 	// accessor takes a pool; go.sum holds its dependencies' hashes only then).
 	PgxPool bool
+	// PgxV4Pool: the module imports pgx v4's pgxpool and requires
+	// github.com/jackc/pgconn directly (pgx v4's CommandTag is declared
+	// there): the unit of work's PgxV4 accessor spells it. Without the
+	// direct requirement go.mod would have to change, so there is none.
+	PgxV4Pool bool
 	// GoVersion is the module's go line ("1.16" when it has none): service-side
 	// code uses only what that language version and its standard library allow.
 	GoVersion string

@@ -55,7 +55,7 @@ func unitRole(fn *types.Func) string {
 		if sig.Params().Len() == 3 {
 			return "enqueue"
 		}
-	case "SQL", "Gorm", "Pgx", "Sqlx":
+	case "SQL", "Gorm", "Pgx", "PgxV4", "Sqlx":
 		if sig.Params().Len() == 2 && sig.Results().Len() == 1 {
 			return "accessor"
 		}

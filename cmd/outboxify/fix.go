@@ -222,6 +222,8 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 				ropts.Accessors["SQL"], ropts.Accessors["Gorm"], ropts.Accessors["BeginSQL"] = true, true, true
 			case "pgx":
 				ropts.Accessors["Pgx"] = cs.Config.PgxPool
+			case "pgx4":
+				ropts.Accessors["PgxV4"] = cs.Config.PgxV4Pool
 			case "sqlx":
 				ropts.Accessors["Sqlx"] = true
 			}

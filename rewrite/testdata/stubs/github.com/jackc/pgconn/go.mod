@@ -1,0 +1,3 @@
+module github.com/jackc/pgconn
+
+go 1.22
