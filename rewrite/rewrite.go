@@ -310,18 +310,31 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 		}
 		byFile[entry.file] = append(byFile[entry.file], &located{f: f, pkg: entry.pkg, file: entry.file, call: call, name: name, pos: pos})
 	}
-	busy := map[string]bool{}
+	// The per-function strategies edit their files' trees first; the unit
+	// of work then edits the same trees (a file both touch is decorated
+	// once and rendered once), so one load serves every strategy.
+	pending := map[*ast.File]*pendingFile{}
 	for _, file := range order {
 		locs := byFile[file]
 		sort.Slice(locs, func(i, j int) bool { return locs[i].call.Pos() < locs[j].call.Pos() })
-		if err := fixFile(res, locs, opts); err != nil {
+		pf, err := fixFile(res, locs, opts)
+		if err != nil {
 			return nil, err
 		}
-		busy[locs[0].pkg.Fset.File(file.FileStart).Name()] = true
+		if pf != nil {
+			pending[file] = pf
+		}
 	}
 	if len(units) > 0 {
-		if err := fixUnits(res, pkgs, units, busy, opts); err != nil {
+		if err := fixUnits(res, pkgs, units, pending, opts); err != nil {
 			return nil, err
+		}
+	}
+	for _, file := range order {
+		if pf := pending[file]; pf != nil && !pf.rendered {
+			if err := pf.finish(res, nil, nil, 0); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return res, nil
@@ -391,19 +404,36 @@ func publishCallAt(info *types.Info, file *ast.File, pos token.Pos, name string)
 }
 
 // fixFile plans and applies the findings of one file and restores it.
-func fixFile(res *Result, locs []*located, opts Options) error {
+// pendingFile is a file the per-function strategies edited, not rendered
+// yet: the unit of work may edit the same tree before it is.
+type pendingFile struct {
+	pkg     *packages.Package
+	file    *ast.File
+	dec     *decorator.Decorator
+	df      *dst.File
+	fr      *fileRewriter
+	opts    Options
+	applied []done
+	// funcs are the top-level functions the edits are in: the unit of
+	// work leaves a finding whose functions overlap them to a second run
+	funcs    map[*ast.FuncDecl]bool
+	rendered bool
+}
+
+type done struct {
+	loc   *located
+	calls []*dst.CallExpr
+	strat string
+}
+
+func fixFile(res *Result, locs []*located, opts Options) (*pendingFile, error) {
 	pkg, file := locs[0].pkg, locs[0].file
 	dec := decorator.NewDecoratorFromPackage(pkg)
 	df, err := dec.DecorateFile(file)
 	if err != nil {
-		return fmt.Errorf("decorate %s: %w", pkg.Fset.File(file.FileStart).Name(), err)
+		return nil, fmt.Errorf("decorate %s: %w", pkg.Fset.File(file.FileStart).Name(), err)
 	}
 	fr := newFileRewriter(pkg, file, dec, df, opts)
-	type done struct {
-		loc   *located
-		calls []*dst.CallExpr
-		strat string
-	}
 	var applied []done
 	for i, l := range locs {
 		p, why, advice := safePlan(fr, l)
@@ -419,13 +449,30 @@ func fixFile(res *Result, locs []*located, opts Options) error {
 			for _, rest := range locs[i:] {
 				res.manual(rest.f, "internal error while rewriting this file ("+err.Error()+"); left unchanged", "")
 			}
-			return nil
+			return nil, nil
 		}
 		applied = append(applied, done{l, p.inserts, p.strategy})
 	}
 	if len(applied) == 0 {
-		return nil
+		return nil, nil
 	}
+	pf := &pendingFile{pkg: pkg, file: file, dec: dec, df: df, fr: fr, opts: opts, applied: applied, funcs: map[*ast.FuncDecl]bool{}}
+	for _, d := range applied {
+		for n := ast.Node(d.loc.call); n != nil; n = fr.parent[n] {
+			if fd, ok := n.(*ast.FuncDecl); ok {
+				pf.funcs[fd] = true
+			}
+		}
+	}
+	return pf, nil
+}
+
+// finish renders the file with every edit made to its tree (the unit of
+// work's too: its Run identifiers and findings, its group), and records
+// where the replacements and the file's manual findings are after it.
+func (pf *pendingFile) finish(res *Result, unitMarks []*dst.Ident, unitReplaced []Replacement, group int) error {
+	pf.rendered = true
+	pkg, file, dec, df, fr, opts, applied := pf.pkg, pf.file, pf.dec, pf.df, pf.fr, pf.opts, pf.applied
 	name := pkg.Fset.File(file.FileStart).Name()
 	before, err := os.ReadFile(name)
 	if err != nil {
@@ -468,6 +515,15 @@ func fixFile(res *Result, locs []*located, opts Options) error {
 			if id, ok := d.calls[0].Fun.(*dst.Ident); ok {
 				marks = append(marks, mark{id, id.Name, &afterLines[i]})
 			}
+		}
+	}
+	// the unit of work's Run identifiers (one may carry several findings)
+	unitLines := make([]int, len(unitReplaced))
+	runLine := map[*dst.Ident]*int{}
+	for _, id := range unitMarks {
+		if runLine[id] == nil {
+			runLine[id] = new(int)
+			marks = append(marks, mark{id, id.Name, runLine[id]})
 		}
 	}
 	tf := pkg.Fset.File(file.FileStart)
@@ -519,7 +575,10 @@ func fixFile(res *Result, locs []*located, opts Options) error {
 	if err != nil {
 		return err
 	}
-	edit := &FileEdit{Path: name, PkgPath: pkg.PkgPath, Before: before, After: after}
+	edit := &FileEdit{Path: name, PkgPath: pkg.PkgPath, Before: before, After: after, Group: group}
+	for i, id := range unitMarks {
+		unitLines[i] = *runLine[id]
+	}
 	for i, line := range manualLines {
 		if m := &res.Manual[i]; *line > 0 {
 			m.origLine, m.Line = m.Line, *line
@@ -532,6 +591,11 @@ func fixFile(res *Result, locs []*located, opts Options) error {
 			After:     Position{File: name, Line: afterLines[i]},
 			Behaviour: Behaviour(d.strat, opts.DB),
 		})
+	}
+	for i, r := range unitReplaced {
+		r.After = Position{File: name, Line: unitLines[i]}
+		r.Behaviour = append(Behaviour(r.Strategy, opts.DB), r.extra...)
+		edit.Replaced = append(edit.Replaced, r)
 	}
 	res.Files = append(res.Files, edit)
 	return nil

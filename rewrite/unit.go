@@ -36,6 +36,7 @@ type unitFile struct {
 	// replaced: the findings whose meeting function is in this file
 	replaced []Replacement
 	marks    []*dst.Ident // the Run identifiers of those functions, to find their lines
+	shared   *pendingFile // the per-function strategies' tree of this file, rendered by them
 }
 
 // unitSession rewrites the findings whose publish goes through a wrapper,
@@ -51,6 +52,9 @@ type unitSession struct {
 	done  map[*ast.FuncDecl]bool       // wrappers guarded, repositories joined
 	runs  map[*ast.FuncDecl]*dst.Ident // functions whose body runs in outbox.Run: the Run identifier
 	noKey map[*ast.FuncDecl]string     // wrappers whose messages have no key: the note for their sites
+	// pending are the files the per-function strategies edited: the unit
+	// edits the same trees
+	pending map[*ast.File]*pendingFile
 	// touched lists, per rewritten finding, the files it edits: files
 	// linked through findings compile together or are dropped together.
 	touched [][]*ast.File
@@ -114,6 +118,12 @@ func (s *unitSession) accessor(t types.Type) string {
 // fileOf decorates a file once.
 func (s *unitSession) fileOf(d funcDecl) (*unitFile, error) {
 	if uf, ok := s.files[d.file]; ok {
+		return uf, nil
+	}
+	if pf := s.pending[d.file]; pf != nil {
+		uf := &unitFile{pkg: d.pkg, file: d.file, dec: pf.dec, df: pf.df, name: d.pkg.Fset.File(d.file.FileStart).Name(), shared: pf}
+		s.files[d.file] = uf
+		s.order = append(s.order, d.file)
 		return uf, nil
 	}
 	dec := decorator.NewDecoratorFromPackage(d.pkg)
@@ -326,7 +336,24 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	})
 
 	return func() error {
-		s.touched = append(s.touched, []*ast.File{wrap.file, repo.file, meet.file})
+		// functions the per-function strategies edited are left to a second
+		// run: their trees no longer match the loaded syntax there
+		decls := []funcDecl{wrap, repo, meet}
+		if own {
+			for _, sib := range ot.siblings {
+				decls = append(decls, sib.owner)
+			}
+		}
+		for _, d := range decls {
+			if pf := s.pending[d.file]; pf != nil && pf.funcs[d.decl] {
+				return errManual(ReasonAgain)
+			}
+		}
+		files := []*ast.File{}
+		for _, d := range decls {
+			files = append(files, d.file)
+		}
+		s.touched = append(s.touched, files)
 		// the wrapper: guard its broker call (once per wrapper)
 		if !s.done[wrap.decl] {
 			uf, err := s.fileOf(wrap)
@@ -734,8 +761,10 @@ func (uf *unitFile) render(pkgPath, outboxPkg string) ([]byte, []int, error) {
 }
 
 // fixUnits runs the unit-of-work rewrite over the findings whose publish
-// goes through a wrapper, skipping files the per-function rewrite edits.
-func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Finding, busy map[string]bool, opts Options) error {
+// goes through a wrapper. A file the per-function strategies edited is
+// edited further on the same tree (pending) and rendered once; a finding
+// whose functions they edited is left to a second run (ReasonAgain).
+func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Finding, pending map[*ast.File]*pendingFile, opts Options) error {
 	if !opts.Accessors["SQL"] && !opts.Accessors["Gorm"] && !opts.Accessors["Pgx"] && !opts.Accessors["PgxV4"] && !opts.Accessors["Sqlx"] {
 		for _, f := range findings {
 			res.manual(f, "the publish goes through "+shortName(f.Publish.Via[len(f.Publish.Via)-1])+", not a broker client in this function, and the outbox writer has no unit of work for this driver",
@@ -744,16 +773,9 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 		return nil
 	}
 	s := newUnitSession(pkgs, opts)
-	var ok []dualwrite.Finding
+	s.pending = pending
 	for _, f := range findings {
 		apply, why := s.plan(f)
-		if why == "" {
-			for _, file := range []string{f.Publish.Position.Filename} {
-				if busy[file] {
-					why = ReasonAgain
-				}
-			}
-		}
 		if why != "" {
 			res.manual(f, why, "run the function in outbox.Run, write through outbox.SQL(ctx, db) in the repository, and guard the broker call in the publisher with outbox.Enqueue")
 			continue
@@ -765,7 +787,6 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 			}
 			return err
 		}
-		ok = append(ok, f)
 	}
 	// groups: the files linked through rewritten findings (union-find)
 	parent := map[*ast.File]*ast.File{}
@@ -793,16 +814,18 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 	}
 	for _, file := range s.order {
 		uf := s.files[file]
-		if busy[uf.name] {
-			// edited by both: leave it to the per-function rewrite, drop the group
-			for _, f := range ok {
-				res.manual(f, ReasonAgain, "")
-			}
-			return nil
+		root := find(file)
+		if groupOf[root] == 0 {
+			groupOf[root] = next
+			next++
 		}
-	}
-	for _, file := range s.order {
-		uf := s.files[file]
+		if uf.shared != nil {
+			// the per-function strategies' edits and the unit's, rendered once
+			if err := uf.shared.finish(res, uf.marks, uf.replaced, groupOf[root]); err != nil {
+				return err
+			}
+			continue
+		}
 		before, err := os.ReadFile(uf.name)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", uf.name, err)
@@ -810,11 +833,6 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 		after, lines, err := uf.render(uf.pkg.PkgPath, opts.OutboxPkg)
 		if err != nil {
 			return err
-		}
-		root := find(file)
-		if groupOf[root] == 0 {
-			groupOf[root] = next
-			next++
 		}
 		edit := &FileEdit{Path: uf.name, PkgPath: uf.pkg.PkgPath, Before: before, After: after, Group: groupOf[root]}
 		for i, r := range uf.replaced {

@@ -320,8 +320,10 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	}
 
 	if p.pass == 0 && !p.diff && res.Again() && len(res.Files) > 0 {
-		// the unit-of-work rewrite waited for files another strategy
-		// edited: load the rewritten module and go on, once
+		// the unit-of-work rewrite left a finding whose functions another
+		// strategy edited in this run (rewrite.ReasonAgain; files both
+		// edit in other functions are rewritten in one pass): load the
+		// rewritten module and go on, once
 		p2 := p
 		p2.pass, p2.prior, p2.priorGenerated = 1, &rec, generated
 		return runFix(stdout, stderr, p2)
