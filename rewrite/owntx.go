@@ -377,3 +377,141 @@ func containsCall(calls []*ast.CallExpr, e ast.Expr) bool {
 	}
 	return false
 }
+
+// sqlcNew is sqlc's Queries built in the function that calls the write
+// (New(db), inline or in a variable), on a handle the unit has an accessor
+// for: New's argument becomes outbox.SQL(ctx, db), whose type has the
+// methods of sqlc's DBTX, so every query of those Queries joins the unit.
+type sqlcNew struct {
+	caller funcDecl
+	ctx    string
+	acc    string
+	args   []ast.Expr // New's arguments to wrap
+}
+
+// findSqlcNew follows the write from the generated Queries method to the
+// function calling it; nil and no reason when that is not sqlc's shape.
+func (s *unitSession) findSqlcNew(meet funcDecl, f dualwrite.Finding, gen funcDecl) (*sqlcNew, string) {
+	chain := append([]string{f.Func}, f.Write.Via...)
+	idx := -1
+	for i, n := range chain {
+		if n == gen.fn.FullName() {
+			idx = i
+		}
+	}
+	if idx < 1 {
+		return nil, ""
+	}
+	caller, ok := s.decls[chain[idx-1]]
+	if idx-1 == 0 {
+		caller, ok = meet, true
+	}
+	if !ok {
+		return nil, ""
+	}
+	info := caller.pkg.TypesInfo
+	sq := &sqlcNew{caller: caller, ctx: ctxParam(info, caller.decl.Type)}
+	why := ""
+	ast.Inspect(caller.decl.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || why != "" {
+			return why == ""
+		}
+		fn, ok := typeutil.Callee(info, c).(*types.Func)
+		if !ok || fn.FullName() != gen.fn.FullName() {
+			return true
+		}
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		arg := sqlcNewArg(info, caller.decl.Body, sel.X)
+		if arg == nil {
+			why = "sqlc's Queries in " + shortName(caller.fn.FullName()) + " is not built there with New(db): build it with New(outbox.SQL(ctx, db)) in the function, or bind it to the unit's transaction with WithTx"
+			return false
+		}
+		acc := s.accessor(info.TypeOf(arg))
+		if acc == "" {
+			why = "sqlc's Queries in " + shortName(caller.fn.FullName()) + " is built on " + types.TypeString(info.TypeOf(arg), nil) + ", which has no unit-of-work accessor in the generated writer"
+			return false
+		}
+		if sq.acc != "" && sq.acc != acc {
+			why = "sqlc's Queries in " + shortName(caller.fn.FullName()) + " is built on two kinds of handle"
+			return false
+		}
+		sq.acc = acc
+		sq.args = append(sq.args, arg)
+		return true
+	})
+	if why != "" {
+		return nil, why
+	}
+	if len(sq.args) == 0 {
+		return nil, ""
+	}
+	if sq.ctx == "" {
+		return nil, "the function " + shortName(caller.fn.FullName()) + " builds sqlc's Queries but has no context.Context parameter to reach the unit of work"
+	}
+	return sq, ""
+}
+
+// sqlcNewArg is db in New(db).Method(...) or in q := New(db); q.Method(...).
+func sqlcNewArg(info *types.Info, body *ast.BlockStmt, recv ast.Expr) ast.Expr {
+	isNew := func(e ast.Expr) ast.Expr {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return nil
+		}
+		if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && fn.Name() == "New" && fn.Signature().Recv() == nil {
+			return c.Args[0]
+		}
+		return nil
+	}
+	if a := isNew(recv); a != nil {
+		return a
+	}
+	id, ok := ast.Unparen(recv).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	obj := info.Uses[id]
+	var arg ast.Expr
+	n := 0
+	ast.Inspect(body, func(x ast.Node) bool {
+		as, ok := x.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if lid, ok := l.(*ast.Ident); ok && objOf(info, lid) == obj {
+				n++
+				arg = isNew(as.Rhs[i])
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil // assigned more than once (or a parameter, a field): not followed
+	}
+	return arg
+}
+
+func (sq *sqlcNew) apply(s *unitSession) error {
+	if s.done[sq.caller.decl] {
+		return nil
+	}
+	uf, err := s.fileOf(sq.caller)
+	if err != nil {
+		return err
+	}
+	for _, a := range sq.args {
+		da, ok := uf.dec.Dst.Nodes[a].(dst.Expr)
+		if !ok {
+			return errManual("sqlc's New argument is not in the decorated file")
+		}
+		call := &dst.CallExpr{Fun: &dst.Ident{Name: sq.acc, Path: s.opts.OutboxPkg}, Args: []dst.Expr{dst.NewIdent(sq.ctx), dst.Clone(da).(dst.Expr)}}
+		replaceExpr(uf.df, da, call)
+	}
+	s.done[sq.caller.decl] = true
+	return nil
+}

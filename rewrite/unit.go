@@ -252,6 +252,19 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			return nil, "the repository's body is not among the loaded packages"
 		}
 	}
+	// sqlc: the write is in generated code (Queries.CreateOrder on its
+	// DBTX); the handle to join is the one Queries was built from, New(db)
+	// in the function that calls it
+	var sq *sqlcNew
+	if !own && ast.IsGenerated(repo.file) {
+		var why string
+		if sq, why = s.findSqlcNew(meet, f, repo); why != "" {
+			return nil, why
+		}
+		if sq != nil {
+			own, repo = true, sq.caller // no handle of the generated file is wrapped
+		}
+	}
 	rctx := ctxParam(repo.pkg.TypesInfo, repo.decl.Type)
 	type handleUse struct {
 		parent *ast.SelectorExpr // its X is the handle (r.db): X becomes outbox.SQL(ctx, r.db)
@@ -339,7 +352,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 		// functions the per-function strategies edited are left to a second
 		// run: their trees no longer match the loaded syntax there
 		decls := []funcDecl{wrap, repo, meet}
-		if own {
+		if own && sq == nil {
 			for _, sib := range ot.siblings {
 				decls = append(decls, sib.owner)
 			}
@@ -412,8 +425,13 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			}
 			s.done[wrap.decl] = true
 		}
-		// the code's own transaction joins the unit
-		if own {
+		// the code's own transaction joins the unit; or sqlc's Queries is
+		// built on the unit's handle
+		if sq != nil {
+			if err := sq.apply(s); err != nil {
+				return err
+			}
+		} else if own {
 			if err := ot.apply(s); err != nil {
 				return err
 			}
@@ -471,7 +489,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 		uf.marks = append(uf.marks, run)
 		r := Replacement{Rule: f.Rule, Call: f.Publish.Name, Strategy: StrategyUnit,
 			Before: Position{File: f.Publish.Position.Filename, Line: f.Publish.Position.Line}}
-		if own {
+		if own && sq == nil {
 			r.extra = append(r.extra, ownTxNote)
 		}
 		if n := s.noKey[wrap.decl]; n != "" {

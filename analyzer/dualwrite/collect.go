@@ -768,7 +768,9 @@ func (c *collector) assign(lhs ast.Expr, rhs ast.Expr) {
 	}
 	if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
 		if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok {
-			if unitRole(fn) == "begin" {
+			if unitRole(fn) == "begin" || c.onAccessor(call) {
+				// BeginSQL's transaction, or a value built on a unit
+				// accessor (q := db.New(outbox.SQL(ctx, r.db))): the unit's
 				if c.unitTx == nil {
 					c.unitTx = map[types.Object]bool{}
 				}

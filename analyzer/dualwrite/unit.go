@@ -88,6 +88,9 @@ func (c *collector) throughAccessor(call *ast.CallExpr) bool {
 			if fn, ok := typeutil.Callee(c.info, x).(*types.Func); ok && unitRole(fn) == "accessor" {
 				return true
 			}
+			if c.onAccessor(x) {
+				return true // sqlc's db.New(outbox.SQL(ctx, db)).CreateOrder(...)
+			}
 			e = x.Fun
 		case *ast.SelectorExpr:
 			e = x.X
@@ -100,4 +103,18 @@ func (c *collector) throughAccessor(call *ast.CallExpr) bool {
 // inUnit reports whether a walk context is inside a Run callback.
 func (c *collector) inUnit(wc wctx) bool {
 	return wc.scope != nil && c.unitScopes[wc.scope]
+}
+
+// onAccessor reports whether a call is given a unit accessor's handle
+// (sqlc's New(outbox.SQL(ctx, db))): the value it builds queries through
+// the unit.
+func (c *collector) onAccessor(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if ac, ok := ast.Unparen(a).(*ast.CallExpr); ok {
+			if fn, ok := typeutil.Callee(c.info, ac).(*types.Func); ok && unitRole(fn) == "accessor" {
+				return true
+			}
+		}
+	}
+	return false
 }

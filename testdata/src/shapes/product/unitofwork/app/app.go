@@ -78,13 +78,47 @@ func (r *LostBeginRepo) Create(ctx context.Context, id string) error {
 	return outbox.CommitSQL(ctx, tx)
 }
 
+// DBTX, Queries and New are sqlc's shape.
+type DBTX interface {
+	ExecContext(ctx context.Context, query string, args ...interface{}) (sql.Result, error)
+}
+
+type Queries struct{ db DBTX }
+
+func New(db DBTX) *Queries { return &Queries{db: db} }
+
+func (q *Queries) CreateOrder(ctx context.Context, id string) error {
+	_, err := q.db.ExecContext(ctx, `INSERT INTO orders (id) VALUES ($1)`, id)
+	return err
+}
+
+// SqlcRepo builds its Queries on the unit's handle, inline and in a variable.
+type SqlcRepo struct{ db *sql.DB }
+
+func (r *SqlcRepo) Create(ctx context.Context, id string) error {
+	if err := New(outbox.SQL(ctx, r.db)).CreateOrder(ctx, id); err != nil {
+		return err
+	}
+	q := New(outbox.SQL(ctx, r.db))
+	return q.CreateOrder(ctx, id+"-copy")
+}
+
+// SqlcLostRepo lost the accessor: New(r.db) autocommits on the pool.
+type SqlcLostRepo struct{ db *sql.DB }
+
+func (r *SqlcLostRepo) Create(ctx context.Context, id string) error {
+	return New(r.db).CreateOrder(ctx, id)
+}
+
 type Service struct {
-	repo   *Repo
-	raw    *RawRepo
-	own    *OwnTxRepo
-	lost   *LostBeginRepo
-	events *Events
-	direct *DirectEvents
+	sqlc     *SqlcRepo
+	sqlcLost *SqlcLostRepo
+	repo     *Repo
+	raw      *RawRepo
+	own      *OwnTxRepo
+	lost     *LostBeginRepo
+	events   *Events
+	direct   *DirectEvents
 }
 
 // PlaceOwnTx: the repository's own transaction joined the unit: clean.
@@ -154,4 +188,24 @@ func Audit(ctx context.Context, db *sql.DB, ev *Events, id string) error {
 		return err
 	}
 	return ev.Publish(ctx, "audit", id, nil) // want `OBX001`
+}
+
+// PlaceSqlc: sqlc's Queries on the unit's handle: clean.
+func (s *Service) PlaceSqlc(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.sqlc.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, "orders", id, []byte(id))
+	})
+}
+
+// PlaceSqlcLost: sqlc's Queries on the pool.
+func (s *Service) PlaceSqlcLost(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.sqlcLost.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, "orders", id, []byte(id)) // want `OBX006`
+	})
 }
