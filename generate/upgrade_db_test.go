@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"text/template"
@@ -21,7 +22,8 @@ import (
 
 // upgradeFromFixture copies the schema-1 module testdata/schema1/<db>_sql,
 // runs generate's migrations on it and returns the schema-1 migration as it
-// is on disk and the upgrade migration generate adds (up files).
+// is on disk and the upgrade migrations generate adds (up files, one per
+// schema version step, in order, joined).
 func upgradeFromFixture(t *testing.T, db string) (v1, upgrade string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -36,13 +38,18 @@ func upgradeFromFixture(t *testing.T, db string) (v1, upgrade string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var steps []string
 	for _, ch := range cs.Changes {
 		switch {
 		case strings.HasSuffix(ch.Path, "_outbox.up.sql") && ch.Action == generate.Unchanged:
 			v1 = string(ch.Old)
 		case strings.HasSuffix(ch.Path, ".up.sql") && ch.Action == generate.Create:
-			upgrade = string(ch.New)
+			steps = append(steps, ch.Path)
+			upgrade += string(ch.New)
 		}
+	}
+	if !sort.StringsAreSorted(steps) {
+		t.Fatalf("upgrade steps out of order: %v", steps)
 	}
 	if v1 == "" || upgrade == "" || strings.Contains(v1, generate.SchemaMarker) {
 		t.Fatalf("no schema-1 migration or no upgrade:\n%s", cs.Summary())
@@ -202,7 +209,7 @@ func TestSchemaUpgradeAgainstDatabases(t *testing.T) {
 			t.Fatalf("%s: the upgrade changed the rows", db)
 		}
 		def := claimIndexDef(t, db, conn)
-		wantDef := map[string]string{"postgres": "WHERE ((published_at IS NULL) AND (dead_at IS NULL))", "mysql": "published_at,dead_at,seq"}[db]
+		wantDef := map[string]string{"postgres": "WHERE ((published_at IS NULL) AND (dead_at IS NULL) AND (blocked_at IS NULL))", "mysql": "published_at,dead_at,blocked_at,seq"}[db]
 		if !strings.Contains(def, wantDef) || strings.Contains(oldDef, wantDef) {
 			t.Fatalf("%s: claim index before %q, after %q; want %q after only", db, oldDef, def, wantDef)
 		}

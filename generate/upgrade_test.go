@@ -32,24 +32,24 @@ func planMigrations(t *testing.T, dir string) *Changeset {
 }
 
 // TestSchemaUpgrade: a module whose outbox migration is at schema 1 gets
-// one new upgrade migration in its tool's format and numbering, holding
-// only the upgrade; the schema-1 migration renders byte for byte as it was
+// one new upgrade migration per schema version step in its tool's format
+// and numbering, each holding only its upgrade; the schema-1 migration renders byte for byte as it was
 // (unchanged, not kept aside), every other file stays as it was, atlas.sum
 // covers the new file, and a second run writes nothing.
 func TestSchemaUpgrade(t *testing.T) {
 	for _, tc := range []struct {
 		fixture string
-		created []string // new migration files
-		up      string   // in the upgrade
+		created []string // new migration files, one upgrade per schema version step
+		up      string   // in the upgrade to schema 2 (the one to 3 adds blocked_at)
 	}{
-		{"postgres_sql", []string{"000002_outbox_schema2.down.sql", "000002_outbox_schema2.up.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
-		{"postgres_goose", []string{"20261202150000_outbox_schema2.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
-		{"postgres_migrate", []string{"000003_outbox_schema2.down.sql", "000003_outbox_schema2.up.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
-		{"postgres_atlas", []string{"20261202150000_outbox_schema2.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
-		{"mysql_sql", []string{"000002_outbox_schema2.down.sql", "000002_outbox_schema2.up.sql"}, "(published_at, dead_at, seq)"},
-		{"mysql_goose", []string{"20261202150000_outbox_schema2.sql"}, "(published_at, dead_at, seq)"},
-		{"mysql_migrate", []string{"000003_outbox_schema2.down.sql", "000003_outbox_schema2.up.sql"}, "(published_at, dead_at, seq)"},
-		{"mysql_atlas", []string{"20261202150000_outbox_schema2.sql"}, "(published_at, dead_at, seq)"},
+		{"postgres_sql", []string{"000002_outbox_schema2.down.sql", "000002_outbox_schema2.up.sql", "000003_outbox_schema3.down.sql", "000003_outbox_schema3.up.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
+		{"postgres_goose", []string{"20261202150000_outbox_schema2.sql", "20261202150001_outbox_schema3.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
+		{"postgres_migrate", []string{"000003_outbox_schema2.down.sql", "000003_outbox_schema2.up.sql", "000004_outbox_schema3.down.sql", "000004_outbox_schema3.up.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
+		{"postgres_atlas", []string{"20261202150000_outbox_schema2.sql", "20261202150001_outbox_schema3.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
+		{"mysql_sql", []string{"000002_outbox_schema2.down.sql", "000002_outbox_schema2.up.sql", "000003_outbox_schema3.down.sql", "000003_outbox_schema3.up.sql"}, "(published_at, dead_at, seq)"},
+		{"mysql_goose", []string{"20261202150000_outbox_schema2.sql", "20261202150001_outbox_schema3.sql"}, "(published_at, dead_at, seq)"},
+		{"mysql_migrate", []string{"000003_outbox_schema2.down.sql", "000003_outbox_schema2.up.sql", "000004_outbox_schema3.down.sql", "000004_outbox_schema3.up.sql"}, "(published_at, dead_at, seq)"},
+		{"mysql_atlas", []string{"20261202150000_outbox_schema2.sql", "20261202150001_outbox_schema3.sql"}, "(published_at, dead_at, seq)"},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
 			dir := schema1Fixture(t, tc.fixture)
@@ -85,15 +85,20 @@ func TestSchemaUpgrade(t *testing.T) {
 			}
 			for _, name := range tc.created {
 				body := after["migrations/"+name]
-				if !strings.HasPrefix(body, UpgradeMarker+"2\n") {
-					t.Errorf("%s does not start with the upgrade marker:\n%s", name, body)
+				step := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name[strings.Index(name, "_outbox_schema")+len("_outbox_schema"):], ".sql"), ".up"), ".down")
+				if !strings.HasPrefix(body, UpgradeMarker+step+"\n") {
+					t.Errorf("%s does not start with the upgrade marker of step %s:\n%s", name, step, body)
+				}
+				want := tc.up
+				if step == "3" {
+					want = "blocked_at"
 				}
 				if strings.Contains(body, "CREATE TABLE") {
 					t.Errorf("%s holds more than the upgrade:\n%s", name, body)
 				}
 				isDown := strings.HasSuffix(name, ".down.sql")
-				if !isDown && !strings.Contains(body, tc.up) {
-					t.Errorf("%s lacks %q:\n%s", name, tc.up, body)
+				if !isDown && !strings.Contains(body, want) {
+					t.Errorf("%s lacks %q:\n%s", name, want, body)
 				}
 				if format == "goose" && (!strings.Contains(body, "-- +goose Up\n") || !strings.Contains(body, "-- +goose Down\n")) {
 					t.Errorf("%s: goose annotations missing:\n%s", name, body)
@@ -148,8 +153,8 @@ func TestFreshModuleGetsLatestSchema(t *testing.T) {
 			if got := recordedSchema(ch.New); got != templates.LatestSchema {
 				t.Errorf("%s records schema %d, want %d", ch.Path, got, templates.LatestSchema)
 			}
-			if !strings.Contains(string(ch.New), "WHERE published_at IS NULL AND dead_at IS NULL;") {
-				t.Errorf("%s: the claim index still holds dead letters", ch.Path)
+			if !strings.Contains(string(ch.New), "WHERE published_at IS NULL AND dead_at IS NULL AND blocked_at IS NULL;") {
+				t.Errorf("%s: the claim index still holds dead letters or blocked rows", ch.Path)
 			}
 		}
 	}
@@ -160,15 +165,15 @@ func TestFreshModuleGetsLatestSchema(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"go.mod":                         "module example.com/svc\n\ngo 1.26\n",
-		"migrations/000001_outbox.sql":   MigrationMarker + "\n" + SchemaMarker + "2\nSELECT 1;\n",
-		"migrations/000002_outbox_x.sql": UpgradeMarker + "3\nSELECT 1;\n",
+		"migrations/000001_outbox.sql":   MigrationMarker + "\n" + SchemaMarker + "3\nSELECT 1;\n",
+		"migrations/000002_outbox_x.sql": UpgradeMarker + "4\nSELECT 1;\n",
 	})
 	det, _, err := Detect(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = Plan(dir, det, Options{Now: fixedNow, Components: []string{"migrations"}})
-	if err == nil || !strings.Contains(err.Error(), "schema 3") {
-		t.Fatalf("err = %v, want a refusal naming schema 3", err)
+	if err == nil || !strings.Contains(err.Error(), "schema 4") {
+		t.Fatalf("err = %v, want a refusal naming schema 4", err)
 	}
 }

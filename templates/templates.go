@@ -200,9 +200,12 @@ type Config struct {
 // 1: the first schema (its migration records no version). 2: dead letters
 // leave the relay's claim index (PostgreSQL: the partial index on unpublished
 // rows also requires dead_at IS NULL; MySQL: the key is (published_at,
-// dead_at, seq)). A schema change raises it and adds an upgrade step to the
+// dead_at, seq)). 3: the rows a relay finds held back behind a dead letter
+// (block mode) leave it too (blocked_at; PostgreSQL: an index of the blocked
+// rows; MySQL: the key is (published_at, dead_at, blocked_at, seq) and the
+// retry key is per aggregate). A schema change raises it and adds an upgrade step to the
 // migration templates; a migration already generated is never rewritten.
-const LatestSchema = 2
+const LatestSchema = 3
 
 // WithDefaults returns c with empty fields set to their defaults.
 func (c Config) WithDefaults() Config {

@@ -27,7 +27,8 @@ const deadRows = 100_000
 // 100,000 rows of its aggregate behind it added (after the relay's block
 // statement, the one its workers run, has taken those out of the claim
 // index), with and without the 10 claimable rows. Without claimable rows
-// the claim must stay within 2x of the empty table's; with them within 2x
+// the claim must stay within 2x of the empty table's (this table once all
+// its rows are published: see deadRowsCheck); with them within 2x
 // of theirs plus, per claimed row, one descent more into the index of held
 // rows (each claimed row looks up whether its aggregate is held, and that
 // index now holds 100,000 entries: a deeper tree, not more rows read).
@@ -92,7 +93,10 @@ func deadRowsPostgres(t *testing.T, migration string, consts map[string]string) 
 	// 500) in a batch transaction and returns the claim's buffers and rows.
 	measure := func() (buffers, rows int) {
 		t.Helper()
-		exec("VACUUM ANALYZE outbox")
+		// INDEX_CLEANUP ON: VACUUM skips the indexes when under 2% of the
+		// table's pages hold dead rows, and left the 10 deleted claimable
+		// rows' entries in the claim index (5 buffers instead of 2).
+		exec("VACUUM (ANALYZE, INDEX_CLEANUP ON) outbox")
 		tx, err := conn.Begin(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -157,14 +161,17 @@ SELECT gen_random_uuid(), 'blk', 'b1', 'e', '{}' FROM generate_series(1, %d) g`,
 			t.Errorf("the block statement blocked %d rows, want the %d behind the dead letter", blocked, deadRows)
 		}
 	}
-	deadRowsCheck(t, measure, live, held, func() { exec(`DELETE FROM outbox WHERE aggregate_type = 'live'`) })
+	deadRowsCheck(t, measure, live, held, func() { exec(`DELETE FROM outbox WHERE aggregate_type = 'live'`) },
+		func() {
+			exec(`UPDATE outbox SET published_at = now(), next_attempt_at = NULL WHERE published_at IS NULL`)
+		})
 }
 
 // deadRowsCheck runs the measurements of TestDeadRowsStayOutOfTheClaim:
 // measure returns the claim's cost and rows, live adds the 10 claimable
 // rows, held the dead letters and blocked rows, unlive deletes the
 // claimable rows.
-func deadRowsCheck(t *testing.T, measure func() (int, int), live, held, unlive func()) {
+func deadRowsCheck(t *testing.T, measure func() (int, int), live, held, unlive, drain func()) {
 	t.Helper()
 	claimed := func(rows, want int) {
 		t.Helper()
@@ -189,9 +196,15 @@ func deadRowsCheck(t *testing.T, measure func() (int, int), live, held, unlive f
 	unlive()
 	got, rows = measure()
 	claimed(rows, 0)
-	t.Logf("%s, nothing claimable: %d (empty table: %d)", what, got, empty)
-	if got > 2*empty {
-		t.Errorf("%s: the claim costs %d, more than twice the %d it costs on the empty table", what, got, empty)
+	// Also compared with this table once every row is published: 100,000
+	// rows went through the claim index, and a B-tree keeps its height
+	// after VACUUM empties it, whatever held the rows.
+	drain()
+	drained, rows := measure()
+	claimed(rows, 0)
+	t.Logf("%s, nothing claimable: %d (the table with every row published: %d; a table that never held a row: %d)", what, got, drained, empty)
+	if got > 2*drained || got > 2*empty {
+		t.Errorf("%s: the claim costs %d, more than twice the %d it costs on the same table with every row published or the %d on the empty table", what, got, drained, empty)
 	}
 }
 
@@ -280,22 +293,39 @@ SELECT UUID(), 'dead', CONCAT('d', seq), 'e', '{}', 10, 'rejected', NOW(6), NOW(
 VALUES (UUID(), 'blk', 'b1', 'e', '{}', 10, 'rejected', NOW(6), NOW(6))`)
 		exec(fmt.Sprintf(`INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload)
 SELECT UUID(), 'blk', 'b1', 'e', '{}' FROM seq_1_to_%d`, deadRows))
-		block := consts["myBlockSQL"]
-		if block == "" {
-			t.Error("no myBlockSQL in the rendered store: nothing takes the rows blocked behind a dead letter out of the claim's key range")
+		sel, set := consts["myBlockSQL"], consts["mySetBlockedSQL"]
+		if sel == "" || set == "" {
+			t.Error("no myBlockSQL and mySetBlockedSQL in the rendered store: nothing takes the rows blocked behind a dead letter out of the claim's key range")
 			return
 		}
-		var blocked int64
+		// As the relay's block round runs them: select a batch, block it.
+		var blocked, from int64
 		for {
-			n := exec(block, int64(0), 1, 1, 0, 10_000)
-			blocked += n
-			if n < 10_000 {
+			r, err := conn.QueryContext(ctx, sel, from, 1, 1, 0, 10_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var seqs []any
+			for r.Next() {
+				var seq int64
+				if err := r.Scan(&seq); err != nil {
+					t.Fatal(err)
+				}
+				seqs = append(seqs, seq)
+				from = seq
+			}
+			r.Close()
+			if len(seqs) == 0 {
 				break
 			}
+			blocked += exec(fmt.Sprintf(set, "NOW(6)", "IS NULL", "?"+strings.Repeat(",?", len(seqs)-1)), seqs...)
 		}
 		if blocked != deadRows {
-			t.Errorf("the block statement blocked %d rows, want the %d behind the dead letter", blocked, deadRows)
+			t.Errorf("the block statements blocked %d rows, want the %d behind the dead letter", blocked, deadRows)
 		}
 	}
-	deadRowsCheck(t, measure, live, held, func() { exec(`DELETE FROM outbox WHERE aggregate_type = 'live'`) })
+	deadRowsCheck(t, measure, live, held, func() { exec(`DELETE FROM outbox WHERE aggregate_type = 'live'`) },
+		func() {
+			exec(`UPDATE outbox SET published_at = NOW(6), next_attempt_at = NULL WHERE published_at IS NULL`)
+		})
 }
