@@ -174,10 +174,13 @@ WHERE table_schema = DATABASE() AND table_name = 'outbox' AND index_name = 'outb
 // TestSchemaUpgradeAgainstDatabases: on PostgreSQL and MariaDB, the
 // schema-1 migration (as an earlier outboxify generated it) holding rows a
 // schema-1 writer and relay left (pending, published, dead letters, a row
-// held behind a dead letter) takes the upgrade migration generate adds; the
-// rows are kept as they were, the claim index no longer holds dead letters,
-// and this outboxify's relay (rendered, run by testdata/upgradetest.go.tmpl)
-// claims through that index and publishes exactly the pending rows.
+// held behind a dead letter) takes the upgrade migrations generate adds
+// (schema 2, then 3); the rows are kept as they were, the claim index no
+// longer holds dead letters, and this outboxify's relay (rendered, run by
+// testdata/upgradetest.go.tmpl) claims through that index, publishes
+// exactly the pending rows and blocks the one behind the dead letter; a
+// replay of that dead letter releases it, and a relay publishes both in
+// order. Nothing is lost.
 func TestSchemaUpgradeAgainstDatabases(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
@@ -229,7 +232,7 @@ func TestSchemaUpgradeAgainstDatabases(t *testing.T) {
 		env = append(env, envVar+"="+dsn)
 		var b bytes.Buffer
 		if err := tmpl.Execute(&b, map[string]string{"DB": db, "EnvVar": envVar, "Table": "outbox",
-			"Pending": strings.Join(pending, ","), "Blocked": upgradeRows[3].id,
+			"Pending": strings.Join(pending, ","), "Blocked": upgradeRows[3].id, "DeadB": upgradeRows[2].id,
 			"First": upgradeRows[1].id, "Second": upgradeRows[4].id,
 			"StatsPending": fmt.Sprint(len(pending) + 1), "StatsDead": fmt.Sprint(bulkDead + 1)}); err != nil {
 			t.Fatal(err)
