@@ -277,8 +277,8 @@ func statusCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "outbox table:       %s\npending:            %d\nretrying:           %d\ndead letters:       %d\noldest pending age: %s\n",
-			Table, st.Pending, st.Retrying, st.DeadLetters, st.OldestPendingAge.Round(time.Millisecond))
+		fmt.Fprintf(stdout, "outbox table:       %s\npending:            %d\nretrying:           %d\nblocked:            %d\ndead letters:       %d\noldest pending age: %s\n",
+			Table, st.Pending, st.Retrying, st.Blocked, st.DeadLetters, st.OldestPendingAge.Round(time.Millisecond))
 	}
 	if serve == "" {
 		return nil

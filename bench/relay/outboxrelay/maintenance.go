@@ -35,7 +35,8 @@ type Stats struct {
 	Pending          int64         `json:"pending"`  // not yet published, not dead
 	Retrying         int64         `json:"retrying"` // pending rows that failed at least once (in backoff)
 	DeadLetters      int64         `json:"dead_letters"`
-	OldestPendingAge time.Duration `json:"-"` // age of the oldest pending row; 0 when none
+	Blocked          int64         `json:"blocked"` // pending rows held back behind a dead letter (block mode), out of the claim's index
+	OldestPendingAge time.Duration `json:"-"`       // age of the oldest pending row; 0 when none
 	OldestPendingSec float64       `json:"oldest_pending_age_seconds"`
 }
 
@@ -81,9 +82,10 @@ type CleanupResult struct {
 
 // Cleanup deletes published outbox rows older than the retention, in small
 // batches by primary key (short transactions, no long locks), then prunes the
-// inbox the same way. Pending and dead-lettered rows are never deleted.
+// inbox the same way. Pending and dead-lettered rows are never deleted. Rows
+// blocked behind a dead letter that is gone are released.
 func (db *DB) Cleanup(ctx context.Context, o CleanupOptions) (CleanupResult, error) {
-	return db.s.cleanup(ctx, o.withDefaults(), nil)
+	return runCleanup(ctx, db.s, o.withDefaults(), nil)
 }
 
 // ReplayFilter selects the rows Replay requeues. At least one field must be
@@ -146,7 +148,8 @@ func (f ReplayFilter) where(d sqlDialect) (string, []any) {
 
 // Replay counts the rows f selects and, when apply is true, requeues them:
 // published_at, dead_at, attempts, last_error and next_attempt_at are reset,
-// so the relay publishes them again in insert order. It returns the count.
+// so the relay publishes them again in insert order, and the rows blocked
+// behind a requeued dead letter are released. It returns the count.
 func (db *DB) Replay(ctx context.Context, f ReplayFilter, apply bool) (int64, error) {
 	if f.empty() {
 		return 0, errors.New("replay: give at least one filter (dead letters, aggregate type/id, event type or a time range)")

@@ -157,6 +157,9 @@ type Relay struct {
 	m     *Metrics
 	fp    *failpoint
 	owned []atomic.Bool // per shard: this relay held the shard's lock on its last round
+	// deadSeen: per shard, a batch dead-lettered a row since the shard's
+	// last block round (the rows behind it are to be blocked at once).
+	deadSeen []atomic.Bool
 }
 
 func newRelay(s store, pub Publisher, opts Options) (*Relay, error) {
@@ -171,7 +174,8 @@ func newRelay(s store, pub Publisher, opts Options) (*Relay, error) {
 	if dc, ok := pub.(duplicateCounter); ok {
 		dc.countDuplicates(opts.Metrics.DuplicateAcks)
 	}
-	return &Relay{store: s, pub: pub, opts: opts, log: opts.Logger, m: opts.Metrics, fp: fp, owned: make([]atomic.Bool, opts.Shards)}, nil
+	return &Relay{store: s, pub: pub, opts: opts, log: opts.Logger, m: opts.Metrics, fp: fp, owned: make([]atomic.Bool, opts.Shards),
+		deadSeen: make([]atomic.Bool, opts.Shards)}, nil
 }
 
 // duplicateCounter is a publisher whose broker says when an ack is for a
@@ -190,8 +194,68 @@ type store interface {
 	stats(ctx context.Context) (Stats, error)
 	cleanup(ctx context.Context, o CleanupOptions, log *slog.Logger) (CleanupResult, error)
 	replay(ctx context.Context, f ReplayFilter, apply bool) (int64, error)
+	// block takes the claimable rows of a shard (mod, rem as hashFilter's)
+	// after seq from that have a dead letter earlier in their aggregate out
+	// of the claim's index (blocked_at), at most blockBatch per statement;
+	// top is the highest seq in the claim's index, read before.
+	block(ctx context.Context, mod, rem int, from int64) (blocked, top int64, err error)
+	// unblock puts back the blocked rows that no dead letter holds any more
+	// (blockMode false: all of them).
+	unblock(ctx context.Context, blockMode bool) (int64, error)
 	ping(ctx context.Context) error
 	close()
+}
+
+// blockBatch is how many rows one block or unblock statement changes.
+const blockBatch = 10_000
+
+// blockEvery is how often a shard's leader runs a block round for the rows
+// written since the last rounds (a round after a dead letter covers the
+// whole shard at once).
+const blockEvery = 5 * time.Second
+
+// blockState is a shard worker's record of its block rounds.
+type blockState struct {
+	full bool      // the next round covers the whole shard
+	at   time.Time // when the last round ran
+	// tops are the claim index's highest seq at the last two rounds; a
+	// round covers the rows after the older one, so a row whose insert
+	// committed late (after a later row's) is still seen by the round after.
+	tops [2]int64
+}
+
+// blockHeld runs a block round on shard when one is due: the rows held back
+// behind a dead letter leave the claim's index, so that a dead letter does
+// not make every claim read the rows of its aggregate. The claim checks the
+// dead letters itself, so a row not blocked yet is only read, never
+// published out of order. It runs in the worker between claims: a round
+// reads the rows written since the last ones (the whole shard after a dead
+// letter).
+func (r *Relay) blockHeld(ctx context.Context, shard int, st *blockState) {
+	if r.deadSeen[shard].Swap(false) {
+		st.full = true
+	}
+	if !st.full && time.Since(st.at) < blockEvery {
+		return
+	}
+	from := st.tops[0]
+	if st.full {
+		from = 0
+	}
+	mod, rem := claimRequest{shard: shard, shards: r.opts.Shards, half: -1}.hashFilter()
+	n, top, err := r.store.block(ctx, mod, rem, from)
+	st.at = time.Now()
+	if err != nil {
+		if ctx.Err() == nil {
+			r.log.Warn("outbox block round failed (the claim still holds those rows back)", "shard", shard, "err", err)
+		}
+		return
+	}
+	st.full = false
+	st.tops = [2]int64{st.tops[1], top}
+	if n > 0 {
+		r.log.Info("outbox rows held behind dead letters taken out of the claim index", "shard", shard, "rows", n)
+	}
 }
 
 // claimRequest says which rows a batch transaction may claim.
@@ -296,6 +360,14 @@ func (r *Relay) Run(ctx context.Context) error {
 			}
 		}
 	}
+	// Rows blocked behind a dead letter that is gone (replayed by an older
+	// relay, removed by hand) go back into the claim's index; in skip mode
+	// every blocked row does.
+	if n, err := r.store.unblock(ctx, r.opts.OnDeadLetter == "block"); err != nil {
+		r.log.Warn("outbox: could not release rows blocked behind dead letters", "err", err)
+	} else if n > 0 {
+		r.log.Info("outbox rows blocked behind dead letters released", "rows", n)
+	}
 	notifying := false
 	if r.opts.Notify != "off" {
 		notifying = r.store.listen(ctx, wake, r.opts.NotifyTimeout, r.log)
@@ -353,6 +425,7 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 	woken := false
 	var lastClaim time.Time // start of the last claim, for the debounce
 	var failed error
+	blocking := blockState{full: true}
 	settle := func(l landed) {
 		slots[l.slot] = nil
 		n--
@@ -461,6 +534,9 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		}
 		if len(msgs) == 0 && failed == nil {
 			failures = 0 // the database answers and nothing failed meanwhile
+		}
+		if fresh && held && req.blockOnDead {
+			r.blockHeld(work, shard, &blocking)
 		}
 		if len(msgs) > 0 {
 			slots[req.slot] = &flight{tx, aggregatesOf(msgs), req.half}
@@ -573,6 +649,9 @@ func (r *Relay) runBatch(ctx context.Context, shard int, tx batchTx, msgs []*Mes
 	}
 	r.m.Published.Add(float64(len(published)))
 	r.m.DeadLettered.Add(float64(dead))
+	if dead > 0 {
+		r.deadSeen[shard].Store(true)
+	}
 	r.m.BatchDuration.Observe(time.Since(start).Seconds())
 	r.log.Debug("outbox batch committed", "shard", shard, "claimed", len(msgs), "published", len(published),
 		"rejected", rejected, "unavailable", unavailable, "duration", time.Since(start))
@@ -714,7 +793,7 @@ func (r *Relay) cleanupLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		res, err := r.store.cleanup(ctx, r.opts.Cleanup, r.log)
+		res, err := runCleanup(ctx, r.store, r.opts.Cleanup, r.log)
 		r.m.CleanedUp.WithLabelValues("outbox").Add(float64(res.OutboxDeleted))
 		r.m.CleanedUp.WithLabelValues("inbox").Add(float64(res.InboxDeleted))
 		if err != nil && ctx.Err() == nil {
@@ -723,6 +802,21 @@ func (r *Relay) cleanupLoop(ctx context.Context) {
 		}
 		r.log.Info("scheduled outbox cleanup", "outbox_deleted", res.OutboxDeleted, "inbox_deleted", res.InboxDeleted)
 	}
+}
+
+// runCleanup runs the store's cleanup, then releases the rows blocked behind
+// a dead letter that is gone (a replay by an older relay, a row removed by
+// hand): the relay that blocked them would not look at them again.
+func runCleanup(ctx context.Context, s store, o CleanupOptions, log *slog.Logger) (CleanupResult, error) {
+	res, err := s.cleanup(ctx, o, log)
+	if err != nil {
+		return res, err
+	}
+	n, err := s.unblock(ctx, true)
+	if n > 0 && log != nil {
+		log.Info("outbox rows blocked behind dead letters released", "rows", n)
+	}
+	return res, err
 }
 
 // backoff returns the delay before retry number attempt (1-based):

@@ -123,7 +123,7 @@ FROM (SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitma
 	pgClaimSQL = `SELECT o.seq, o.id::text, o.aggregate_type, o.aggregate_id, o.event_type, o.payload, o.headers, o.attempts, o.created_at
 FROM outbox o
 WHERE current_setting('outboxify.relay_gate', true) = 'open'
-  AND o.published_at IS NULL AND o.dead_at IS NULL
+  AND o.published_at IS NULL AND o.dead_at IS NULL AND o.blocked_at IS NULL
   AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= now())
   AND ($1::int4 = 1 OR (hashtextextended(o.aggregate_id, 0) & 2147483647) % $1::int4 = $2::int4)
   AND NOT EXISTS (
@@ -150,6 +150,73 @@ FOR UPDATE OF o SKIP LOCKED`
 FROM unnest($1::text[]::uuid[], $2::bool[], $3::bool[], $4::int8[], $5::text[]) AS f(id, burn, dead, delay_us, err)
 WHERE o.id = f.id`
 )
+
+// Rows held back behind a dead letter (block mode) leave the claim index:
+// pgBlockSQL sets blocked_at on up to $4 claimable rows of the shard ($1
+// modulus, $2 remainder, as the claim's) after seq $3 that have a dead
+// letter earlier in their aggregate; pgUnblockSQL clears it on up to $2
+// blocked rows after seq $3 that no dead letter holds any more (every
+// blocked row, $1 false: the relay does not block). The claim still checks
+// the dead letters itself (rows written behind one since the last block
+// statement are in the index until the next), so blocked_at only keeps
+// rows out of its path and never decides an order. The ids are collected
+// first (ARRAY(...)): the update then reads by primary key.
+const (
+	pgBlockSQL = `UPDATE outbox SET blocked_at = clock_timestamp() WHERE id = ANY(ARRAY(
+  SELECT o.id FROM outbox o
+  WHERE o.published_at IS NULL AND o.dead_at IS NULL AND o.blocked_at IS NULL AND o.seq > $3::int8
+    AND ($1::int4 = 1 OR (hashtextextended(o.aggregate_id, 0) & 2147483647) % $1::int4 = $2::int4)
+    AND EXISTS (
+      SELECT 1 FROM outbox b
+      WHERE b.published_at IS NULL AND b.next_attempt_at IS NOT NULL AND b.dead_at IS NOT NULL
+        AND b.aggregate_type = o.aggregate_type AND b.aggregate_id = o.aggregate_id AND b.seq < o.seq)
+  ORDER BY o.seq LIMIT $4))
+  AND published_at IS NULL AND dead_at IS NULL AND blocked_at IS NULL`
+	pgUnblockSQL = `WITH u AS (
+  UPDATE outbox SET blocked_at = NULL WHERE id = ANY(ARRAY(
+    SELECT o.id FROM outbox o
+    WHERE o.published_at IS NULL AND o.blocked_at IS NOT NULL AND o.seq > $3::int8
+      AND NOT ($1::bool AND EXISTS (
+        SELECT 1 FROM outbox b
+        WHERE b.published_at IS NULL AND b.next_attempt_at IS NOT NULL AND b.dead_at IS NOT NULL
+          AND b.aggregate_type = o.aggregate_type AND b.aggregate_id = o.aggregate_id AND b.seq < o.seq))
+    ORDER BY o.seq LIMIT $2))
+  AND blocked_at IS NOT NULL
+  RETURNING seq)
+SELECT count(*), COALESCE(max(seq), 0) FROM u`
+	// pgClaimTopSQL is the highest seq in the claim index (read backwards).
+	pgClaimTopSQL = `SELECT COALESCE(max(seq), 0) FROM outbox WHERE published_at IS NULL AND dead_at IS NULL AND blocked_at IS NULL`
+)
+
+func (s *pgStore) block(ctx context.Context, mod, rem int, from int64) (blocked, top int64, err error) {
+	if err := s.pool.QueryRow(ctx, pgClaimTopSQL).Scan(&top); err != nil {
+		return 0, 0, fmt.Errorf("block rows behind dead letters: %w", err)
+	}
+	for {
+		tag, err := s.pool.Exec(ctx, pgBlockSQL, int32(mod), int32(rem), from, blockBatch)
+		if err != nil {
+			return blocked, top, fmt.Errorf("block rows behind dead letters: %w", err)
+		}
+		blocked += tag.RowsAffected()
+		if tag.RowsAffected() < blockBatch {
+			return blocked, top, nil
+		}
+	}
+}
+
+func (s *pgStore) unblock(ctx context.Context, blockMode bool) (int64, error) {
+	var total, from int64
+	for {
+		var n int64
+		if err := s.pool.QueryRow(ctx, pgUnblockSQL, blockMode, blockBatch, from).Scan(&n, &from); err != nil {
+			return total, fmt.Errorf("release rows blocked behind dead letters: %w", err)
+		}
+		total += n
+		if n < blockBatch {
+			return total, nil
+		}
+	}
+}
 
 func (s *pgStore) claim(ctx context.Context, req claimRequest) (batchTx, []*Message, bool, error) {
 	conn, err := s.pool.Acquire(ctx)
@@ -425,22 +492,24 @@ func (s *pgStore) listenLoop(ctx context.Context, conn *pgx.Conn, wake func(), l
 	}
 }
 
-// Stats reads the pending rows through the claim index (its predicate,
-// published_at IS NULL AND dead_at IS NULL, is also implied by schema 1's)
-// and the dead letters through the retrying index: the relay always sets
+// Stats reads the pending rows through the claim index and the blocked
+// index, and the dead letters through the retrying index: the relay always sets
 // next_attempt_at when it dead-letters a row (block mode finds them there
 // too). A single WHERE published_at IS NULL would match neither partial
 // index since dead letters left the claim index (schema 2), and read the
-// whole table, published rows included.
-const pgStatsSQL = `SELECT p.pending, p.retrying, d.dead, COALESCE(EXTRACT(EPOCH FROM now() - p.oldest), 0)::float8
+// whole table, published rows included. Rows blocked behind a dead letter
+// (blocked_at, schema 3) count as pending.
+const pgStatsSQL = `SELECT p.pending + k.blocked, p.retrying, d.dead, k.blocked,
+  COALESCE(EXTRACT(EPOCH FROM now() - LEAST(p.oldest, k.oldest)), 0)::float8
 FROM (SELECT count(*) AS pending, count(*) FILTER (WHERE next_attempt_at IS NOT NULL) AS retrying, min(created_at) AS oldest
-  FROM outbox WHERE published_at IS NULL AND dead_at IS NULL) p,
+  FROM outbox WHERE published_at IS NULL AND dead_at IS NULL AND blocked_at IS NULL) p,
+ (SELECT count(*) AS blocked, min(created_at) AS oldest FROM outbox WHERE published_at IS NULL AND blocked_at IS NOT NULL) k,
  (SELECT count(*) AS dead FROM outbox WHERE published_at IS NULL AND next_attempt_at IS NOT NULL AND dead_at IS NOT NULL) d`
 
 func (s *pgStore) stats(ctx context.Context) (Stats, error) {
 	var st Stats
 	var age float64
-	err := s.pool.QueryRow(ctx, pgStatsSQL).Scan(&st.Pending, &st.Retrying, &st.DeadLetters, &age)
+	err := s.pool.QueryRow(ctx, pgStatsSQL).Scan(&st.Pending, &st.Retrying, &st.DeadLetters, &st.Blocked, &age)
 	st.OldestPendingAge = time.Duration(age * float64(time.Second))
 	return st, err
 }
@@ -512,6 +581,14 @@ func (s *pgStore) replay(ctx context.Context, f ReplayFilter, apply bool) (int64
 		err := s.pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE `+where, args...).Scan(&n)
 		return n, err
 	}
-	tag, err := s.pool.Exec(ctx, `UPDATE outbox SET published_at = NULL, dead_at = NULL, attempts = 0, last_error = NULL, next_attempt_at = NULL WHERE `+where, args...)
-	return tag.RowsAffected(), err
+	tag, err := s.pool.Exec(ctx, `UPDATE outbox SET published_at = NULL, dead_at = NULL, blocked_at = NULL, attempts = 0, last_error = NULL, next_attempt_at = NULL WHERE `+where, args...)
+	if err != nil {
+		return 0, err
+	}
+	// The rows blocked behind a replayed dead letter go back into the claim
+	// index (those still behind another dead letter stay blocked).
+	if _, err := s.unblock(ctx, true); err != nil {
+		return tag.RowsAffected(), err
+	}
+	return tag.RowsAffected(), nil
 }
