@@ -365,7 +365,7 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 		// an implementation that wraps the same interface (a middleware)
 		// brings back what the others do: not a path of its own
 		self := m.FullName()
-		if !e.reaches(self) && e.Publish != nil {
+		if e.Publish != nil && !e.reaches(self) && !wrapsInterface(n, m.Signature().Recv().Type()) {
 			plainPublisher = true // not a decorator of this interface
 		}
 		e = &Effects{Relay: e.Relay, Write: acyclic(e.Write, self), Publish: acyclic(e.Publish, self), Outbox: acyclic(e.Outbox, self), Query: acyclic(e.Query, self)}
@@ -505,4 +505,22 @@ func cacheShaped(iface *types.Interface) bool {
 		}
 	}
 	return ttl
+}
+
+// wrapsInterface reports whether a concrete type is a decorator of an
+// interface: a struct with a field of that interface type (an event-store
+// or logging middleware around the service it implements). Decided from
+// the type, not from summaries, which are provisional inside the cycle the
+// decorator closes.
+func wrapsInterface(n *types.Named, iface types.Type) bool {
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if types.Identical(st.Field(i).Type(), iface) {
+			return true
+		}
+	}
+	return false
 }
