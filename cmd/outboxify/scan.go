@@ -25,7 +25,7 @@ func newScanCmd() *cobra.Command {
 		nf     newFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "scan [-C dir] [--format text|json|sarif|codeclimate] [--tests] [--baseline file | --baseline-write file] [packages]",
+		Use:   "scan [-C dir] [--format text|json|sarif|codeclimate|github-actions] [--tests] [--baseline file | --baseline-write file] [packages]",
 		Short: "Find dual writes: a DB write and a broker publish without one transaction",
 		Long: `scan loads the packages (default ./...) with full type information and reports
 every place where code writes to a database and publishes to a broker without
@@ -165,7 +165,7 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 		},
 	}
 	cmd.Flags().StringVarP(&dir, "dir", "C", ".", "run in `dir` (module or subdirectory); paths are printed relative to it")
-	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text, json, sarif or codeclimate")
+	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text, json, sarif, codeclimate or github-actions (annotations on a PR's diff)")
 	cmd.Flags().BoolVar(&tests, "tests", false, "also scan _test.go files")
 	cmd.Flags().StringVar(&bf.read, "baseline", "", "report and fail only on findings beyond those recorded in `file` (relative to -C)")
 	cmd.Flags().StringVar(&bf.write, "baseline-write", "", "record every finding in `file` (relative to -C) and exit 0, e.g. .outboxify/baseline.json")

@@ -49,7 +49,7 @@ func TestGitHubActionsNeeds(t *testing.T) {
 	if err := yaml.Unmarshal(data, &wf); err != nil {
 		t.Fatal(err)
 	}
-	var sawRev, sawSARIF, sawBaseline, sawSummary bool
+	var sawRev, sawSARIF, sawBaseline, sawSummary, sawAnnotations bool
 	for name, job := range wf.Jobs {
 		var newFromRev, upload, fullHistory bool
 		for _, s := range job.Steps {
@@ -58,6 +58,9 @@ func TestGitHubActionsNeeds(t *testing.T) {
 			}
 			if strings.Contains(s.Run, "--baseline ") {
 				sawBaseline = true
+			}
+			if strings.Contains(s.Run, "--new-from-rev") && strings.Contains(s.Run, "--format github-actions") {
+				sawAnnotations = true // the new findings land on the PR's diff
 			}
 			if strings.Contains(s.Run, "fix --diff") && strings.Contains(s.Run, "GITHUB_STEP_SUMMARY") {
 				sawSummary = true
@@ -81,8 +84,8 @@ func TestGitHubActionsNeeds(t *testing.T) {
 		sawRev = sawRev || newFromRev
 		sawSARIF = sawSARIF || upload
 	}
-	if !sawRev || !sawSARIF || !sawBaseline || !sawSummary {
-		t.Errorf("the workflow should show --new-from-rev (%v), a SARIF upload (%v), baseline mode (%v) and fix --diff in the job summary (%v)", sawRev, sawSARIF, sawBaseline, sawSummary)
+	if !sawRev || !sawSARIF || !sawBaseline || !sawSummary || !sawAnnotations {
+		t.Errorf("the workflow should show --new-from-rev (%v), a SARIF upload (%v), baseline mode (%v), fix --diff in the job summary (%v) and the new findings as --format github-actions annotations (%v)", sawRev, sawSARIF, sawBaseline, sawSummary, sawAnnotations)
 	}
 }
 

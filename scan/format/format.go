@@ -11,7 +11,7 @@ import (
 )
 
 // Names lists the formats Write accepts, the default first.
-var Names = []string{"text", "json", "sarif", "codeclimate"}
+var Names = []string{"text", "json", "sarif", "codeclimate", "github-actions"}
 
 // Baseline is what a scan against a baseline file adds to its output.
 type Baseline struct {
@@ -41,7 +41,7 @@ func Write(w io.Writer, name, base string, tool Tool, findings []dualwrite.Findi
 }
 
 // WriteBaseline is Write for a scan compared with a baseline (bl may be
-// nil): text and codeclimate list the new findings only; json carries each
+// nil): text, codeclimate and github-actions list the new findings only; json carries each
 // finding's baseline_state and the absent entries; sarif sets baselineState
 // on every result and adds the absent ones.
 func WriteBaseline(w io.Writer, name, base string, tool Tool, findings []dualwrite.Finding, bl *Baseline) error {
@@ -54,6 +54,8 @@ func WriteBaseline(w io.Writer, name, base string, tool Tool, findings []dualwri
 		return sarifReport(w, base, tool, findings, bl)
 	case "codeclimate":
 		return CodeClimate(w, base, onlyNew(findings, bl))
+	case "github-actions":
+		return GitHubActions(w, base, onlyNew(findings, bl))
 	}
 	return fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Names, ", "))
 }
