@@ -49,7 +49,10 @@ without one transaction (a "dual write"), rewrites it into an outbox insert on
 the same transaction, and generates the migration, relay, inbox and ops files.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version beside the version subcommand, printing the same line
+		Version: version(),
 	}
+	root.SetVersionTemplate("outboxify {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	for _, c := range commands {
