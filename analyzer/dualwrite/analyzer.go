@@ -332,6 +332,7 @@ func (r *reporter) report(rule string, decl *ast.FuncDecl, p, w *event) {
 	wr := &Call{Pos: w.pos, Position: fset.Position(w.pos), Name: w.eff.Name, Via: w.eff.Via, ViaInterface: w.eff.ViaInterface}
 	f := Finding{Rule: rule, Func: r.fn.FullName(), Publish: pub, Write: wr, Store: w.eff.Store}
 	f.Message, f.Advice = message(rule, p, w, wr.Position)
+	f.Summary = summary(rule, p, w, wr.Position)
 	f.Message += "; " + f.Advice
 	if r.sup.suppressed(fset, &f, decl) {
 		return

@@ -35,6 +35,10 @@ type Call struct {
 type Finding struct {
 	Rule    string
 	Message string
+	// Summary is the message in one short line (what, the calls without
+	// their chains, where the write is), for the CLI's text output; empty
+	// when Message is short already.
+	Summary string
 	Func    string // full name of the enclosing function
 	Publish Call
 	Write   *Call  // nil only for rules without a paired write
@@ -49,4 +53,12 @@ type Finding struct {
 // Result is the analyzer's result for one package: its findings in source order.
 type Result struct {
 	Findings []Finding
+}
+
+// Short is the finding's one-line text: Summary, or Message without one.
+func (f Finding) Short() string {
+	if f.Summary != "" {
+		return f.Summary
+	}
+	return f.Message
 }

@@ -25,20 +25,45 @@ func message(rule string, p, w *event, wpos token.Position) (msg, advice string)
 	case RuleBeforeWrite:
 		msg = fmt.Sprintf("publish %s before the DB write %s at %s: if the write fails, consumers act on data that never existed", pub, wr, at)
 	case RuleAsync:
-		how := "in a goroutine"
-		switch p.async {
-		case asyncDefer:
-			how = "in a defer"
-		case asyncRetry:
-			how = "in a retry"
-		case syncCall:
-			how = "in a retry loop"
-		}
-		msg = fmt.Sprintf("publish %s %s next to the DB write %s at %s: it runs apart from the write's transaction, so a crash or rollback loses or invents the event", pub, how, wr, at)
+		msg = fmt.Sprintf("publish %s %s next to the DB write %s at %s: it runs apart from the write's transaction, so a crash or rollback loses or invents the event", pub, asyncHow(p), wr, at)
 	case RuleOutboxOther:
 		msg = fmt.Sprintf("outbox insert %s is not in the transaction of the DB write %s at %s (another handle or session): the row and the event can disagree", pub, wr, at)
 	}
 	return msg, adviceFor(rule, w.eff.Store)
+}
+
+// summary is the finding in one short line: the calls by their short
+// names, no chains and no advice (text output; -v and json add them).
+func summary(rule string, p, w *event, wpos token.Position) string {
+	pub, wr := catalog.Short(p.eff.Name), catalog.Short(w.eff.Name)
+	at := filepath.Base(wpos.Filename) + ":" + fmt.Sprint(wpos.Line)
+	switch rule {
+	case RuleAfterWrite:
+		return fmt.Sprintf("publish %s after the autocommitted DB write %s at %s: a crash in between loses the event", pub, wr, at)
+	case RuleAfterCommit:
+		return fmt.Sprintf("publish %s after the transaction of %s at %s committed: a crash in between loses the event", pub, wr, at)
+	case RuleInTx:
+		return fmt.Sprintf("publish %s inside the transaction of %s at %s: a rollback leaves an event for data that never existed", pub, wr, at)
+	case RuleBeforeWrite:
+		return fmt.Sprintf("publish %s before the DB write %s at %s: a failed write leaves an event for data that never existed", pub, wr, at)
+	case RuleAsync:
+		return fmt.Sprintf("publish %s %s, apart from the transaction of the DB write %s at %s", pub, asyncHow(p), wr, at)
+	case RuleOutboxOther:
+		return fmt.Sprintf("outbox insert %s outside the transaction of the DB write %s at %s", pub, wr, at)
+	}
+	return ""
+}
+
+func asyncHow(p *event) string {
+	switch p.async {
+	case asyncDefer:
+		return "in a defer"
+	case asyncRetry:
+		return "in a retry"
+	case syncCall:
+		return "in a retry loop"
+	}
+	return "in a goroutine"
 }
 
 func describe(e *Effect) string {

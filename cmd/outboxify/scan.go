@@ -18,11 +18,12 @@ func init() { register(newScanCmd) }
 
 func newScanCmd() *cobra.Command {
 	var (
-		dir    string
-		output string
-		tests  bool
-		bf     baselineFlags
-		nf     newFlags
+		dir     string
+		output  string
+		tests   bool
+		verbose bool
+		bf      baselineFlags
+		nf      newFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "scan [-C dir] [--format text|json|sarif|codeclimate|github-actions] [--tests] [--baseline file | --baseline-write file] [packages]",
@@ -50,6 +51,10 @@ functions between) changed since the merge-base of main and HEAD, uncommitted
 and untracked files included, renames followed; --new-from-patch FILE does
 the same from a unified diff. A change that only deletes lines cannot be
 seen this way. With --baseline both filters apply.
+
+Text output is one short line a finding, path:line:col: RULE message;
+-v adds the call chains, where the write is and what to do under it (json
+has them too, as fields).
 
 Exit status: 0 no findings (beyond the baseline), 1 findings, 2 packages
 did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
@@ -120,7 +125,7 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 				}
 			}
 			tool := format.Tool{Name: "outboxify", Version: version()}
-			if err := format.WriteBaseline(cmd.OutOrStdout(), output, prog.Dir, tool, findings, bl); err != nil {
+			if err := format.WriteWith(cmd.OutOrStdout(), output, prog.Dir, tool, findings, bl, format.Options{Verbose: verbose}); err != nil {
 				return withCode(exitError, fmt.Errorf("writing findings: %w", err))
 			}
 			if n := len(prog.Unresolved); n > 0 {
@@ -167,6 +172,7 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 	cmd.Flags().StringVarP(&dir, "dir", "C", ".", "run in `dir` (module or subdirectory); paths are printed relative to it")
 	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text, json, sarif, codeclimate or github-actions (annotations on a PR's diff)")
 	cmd.Flags().BoolVar(&tests, "tests", false, "also scan _test.go files")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "text: under each finding, the call chains to the publish and the write, where the write is, and what to do")
 	cmd.Flags().StringVar(&bf.read, "baseline", "", "report and fail only on findings beyond those recorded in `file` (relative to -C)")
 	cmd.Flags().StringVar(&bf.write, "baseline-write", "", "record every finding in `file` (relative to -C) and exit 0, e.g. .outboxify/baseline.json")
 	cmd.Flags().StringVar(&nf.rev, "new-from-rev", "", "report only findings on lines changed since the merge-base of `rev` and HEAD (uncommitted changes included; needs that history: fetch-depth 0)")

@@ -45,8 +45,23 @@ func Write(w io.Writer, name, base string, tool Tool, findings []dualwrite.Findi
 // finding's baseline_state and the absent entries; sarif sets baselineState
 // on every result and adds the absent ones.
 func WriteBaseline(w io.Writer, name, base string, tool Tool, findings []dualwrite.Finding, bl *Baseline) error {
+	return WriteWith(w, name, base, tool, findings, bl, Options{})
+}
+
+// Options change what a format shows.
+type Options struct {
+	// Verbose adds each finding's details (call chains, where the write
+	// is, the advice) under its text line.
+	Verbose bool
+}
+
+// WriteWith is WriteBaseline with options.
+func WriteWith(w io.Writer, name, base string, tool Tool, findings []dualwrite.Finding, bl *Baseline, opts Options) error {
 	switch name {
 	case "text", "":
+		if opts.Verbose {
+			return TextVerbose(w, base, onlyNew(findings, bl))
+		}
 		return Text(w, base, onlyNew(findings, bl))
 	case "json":
 		return jsonReport(w, base, findings, bl)
@@ -60,20 +75,42 @@ func WriteBaseline(w io.Writer, name, base string, tool Tool, findings []dualwri
 	return fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Names, ", "))
 }
 
-// Text writes `path:line:col: RULE message (DB write at path:line)`, one
-// finding a line; the parenthesis is left out for rules without a write.
+// Text writes `path:line:col: RULE message`, one finding a line, the
+// message in its short form (Finding.Short): the call chains, the write's
+// place and the advice are TextVerbose's and json's.
 func Text(w io.Writer, base string, findings []dualwrite.Finding) error {
+	return text(w, base, findings, false)
+}
+
+// TextVerbose is Text with each finding's details on indented lines under
+// it: the call chains, where the DB write is, what to do.
+func TextVerbose(w io.Writer, base string, findings []dualwrite.Finding) error {
+	return text(w, base, findings, true)
+}
+
+func text(w io.Writer, base string, findings []dualwrite.Finding, verbose bool) error {
 	for _, f := range findings {
 		p := f.Publish.Position
-		line := fmt.Sprintf("%s:%d:%d: %s %s", baseline.Rel(base, p.Filename), p.Line, p.Column, f.Rule, f.Message)
-		if f.Write != nil {
-			line += fmt.Sprintf(" (DB write at %s:%d)", baseline.Rel(base, f.Write.Position.Filename), f.Write.Position.Line)
+		line := fmt.Sprintf("%s:%d:%d: %s %s", baseline.Rel(base, p.Filename), p.Line, p.Column, f.Rule, f.Short())
+		if verbose {
+			for _, d := range verboseLines(base, f) {
+				line += "\n\t" + d
+			}
 		}
 		if _, err := fmt.Fprintln(w, line); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// verboseLines are a finding's details and its advice.
+func verboseLines(base string, f dualwrite.Finding) []string {
+	lines := Details(base, f)
+	if f.Advice != "" {
+		lines = append(lines, "fix: "+f.Advice)
+	}
+	return lines
 }
 
 // onlyNew drops the findings a baseline lets through.
@@ -116,6 +153,8 @@ type AbsentFinding struct {
 type Finding struct {
 	Rule    string `json:"rule"`
 	Message string `json:"message"`
+	// Summary is the message's short form, the text output's.
+	Summary string `json:"summary,omitempty"`
 	File    string `json:"file"`
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
@@ -157,7 +196,7 @@ func jsonReport(w io.Writer, base string, findings []dualwrite.Finding, bl *Base
 	for i, f := range findings {
 		p := f.Publish.Position
 		jf := Finding{
-			Rule: f.Rule, Message: f.Message,
+			Rule: f.Rule, Message: f.Message, Summary: f.Summary,
 			File: baseline.Rel(base, p.Filename), Line: p.Line, Column: p.Column,
 			Publish:      call(base, f.Publish),
 			Via:          f.Publish.Via,

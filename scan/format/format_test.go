@@ -29,6 +29,7 @@ func sample(t *testing.T) (string, []dualwrite.Finding) {
 	return base, []dualwrite.Finding{
 		{
 			Rule: dualwrite.RuleAfterWrite, Message: "event lost if the process dies after the write",
+			Summary: "event lost after the write", Advice: "use an outbox",
 			Func: "example.com/shop/svc.Place",
 			Publish: dualwrite.Call{
 				Position: token.Position{Filename: file, Line: 5, Column: 11},
@@ -55,10 +56,24 @@ func TestText(t *testing.T) {
 	if err := format.Write(&b, "text", base, format.Tool{}, fs); err != nil {
 		t.Fatal(err)
 	}
-	want := "svc/svc.go:5:11: OBX001 event lost if the process dies after the write (DB write at svc/svc.go:4)\n" +
+	want := "svc/svc.go:5:11: OBX001 event lost after the write\n" +
 		"svc/svc.go:3:1: OBX900 suppression matches nothing\n"
 	if b.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+
+	// -v: the chains, the write's place and the advice under the line
+	b.Reset()
+	if err := format.WriteWith(&b, "text", base, format.Tool{}, fs, nil, format.Options{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	want = "svc/svc.go:5:11: OBX001 event lost after the write\n" +
+		"\tpublish (*kafka.Writer).WriteMessages reached via (*bus.Kafka).Emit (through an interface)\n" +
+		"\tDB write (*sql.DB).ExecContext at svc/svc.go:4 reached via (*repo.Repo).Save\n" +
+		"\tfix: use an outbox\n" +
+		"svc/svc.go:3:1: OBX900 suppression matches nothing\n"
+	if b.String() != want {
+		t.Errorf("text -v:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
 

@@ -13,8 +13,8 @@ import (
 // GitHubActions writes one workflow command per finding,
 // `::error file=F,line=L,col=C,title=outboxify RULE::message`: printed in a
 // GitHub Actions step, each becomes an annotation on the PR's diff. The
-// message's first line is the finding's, the next ones its details (call
-// chains, where the write is). Paths are relative to base, which must be
+// message's first line is the finding's short text, the next ones its
+// details (call chains, where the write is, what to do). Paths are relative to base, which must be
 // the repository root for the annotation to land on the file.
 func GitHubActions(w io.Writer, base string, findings []dualwrite.Finding) error {
 	for _, f := range findings {
@@ -27,7 +27,7 @@ func GitHubActions(w io.Writer, base string, findings []dualwrite.Finding) error
 			props = append(props, fmt.Sprintf("col=%d", p.Column))
 		}
 		props = append(props, "title="+ghProperty("outboxify "+f.Rule))
-		msg := strings.Join(append([]string{f.Message}, Details(base, f)...), "\n")
+		msg := strings.Join(append([]string{f.Short()}, verboseLines(base, f)...), "\n")
 		if _, err := fmt.Fprintf(w, "::error %s::%s\n", strings.Join(props, ","), ghData(msg)); err != nil {
 			return err
 		}

@@ -69,8 +69,8 @@ func TestGitHubActions(t *testing.T) {
 		t.Errorf("title = %q", a.props["title"])
 	}
 	first, rest, _ := strings.Cut(a.message, "\n")
-	if first != fs[0].Message {
-		t.Errorf("message first line = %q, want the finding's message", first)
+	if first != fs[0].Short() {
+		t.Errorf("message first line = %q, want the finding's short message", first)
 	}
 	for _, want := range []string{"(*bus.Kafka).Emit", "(*repo.Repo).Save", "svc/svc.go:4"} {
 		if !strings.Contains(rest, want) {
