@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,7 +49,8 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"json": jsonCmd,
+			"json":      jsonCmd,
+			"jsonmatch": jsonMatchCmd,
 			// exit N cmd args...: run cmd, require exit status N; its
 			// stdout and stderr are kept for the next commands.
 			"exit": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -82,6 +84,31 @@ func jsonCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: json PATH WANT")
 	}
+	got := jsonAt(ts, args[0])
+	if (got == args[1]) == neg {
+		ts.Fatalf("%s = %s, want %s%s", args[0], got, map[bool]string{true: "not "}[neg], args[1])
+	}
+}
+
+// jsonMatchCmd: jsonmatch PATH REGEXP is json for a value matched by a
+// regular expression (a diff held in a string field).
+func jsonMatchCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: jsonmatch PATH REGEXP")
+	}
+	re, err := regexp.Compile(args[1])
+	if err != nil {
+		ts.Fatalf("jsonmatch: %v", err)
+	}
+	got := jsonAt(ts, args[0])
+	if re.MatchString(got) == neg {
+		ts.Fatalf("%s = %q, want %smatching %s", args[0], got, map[bool]string{true: "not "}[neg], args[1])
+	}
+}
+
+// jsonAt is the value at path in the last stdout, formatted as %v.
+func jsonAt(ts *testscript.TestScript, path string) string {
+	args := []string{path}
 	var v any
 	if err := json.Unmarshal([]byte(ts.ReadFile("stdout")), &v); err != nil {
 		ts.Fatalf("stdout is not JSON: %v", err)
@@ -107,8 +134,5 @@ func jsonCmd(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s: %q into a %T", args[0], key, v)
 		}
 	}
-	got := fmt.Sprint(v)
-	if (got == args[1]) == neg {
-		ts.Fatalf("%s = %s, want %s%s", args[0], got, map[bool]string{true: "not "}[neg], args[1])
-	}
+	return fmt.Sprint(v)
 }
