@@ -88,7 +88,8 @@ is and reported with the reason and what to do.
 By default fix also runs the generate pipeline with the detected settings
 (migration, outbox writer, relay, inbox, ops files; the generate flags
 apply); --no-generate only creates the outbox writer package when it is
-missing, so the rewritten code compiles. --diff prints a unified diff and
+missing, so the rewritten code compiles. --diff prints a unified diff (in
+json, a "diff" field beside what would be replaced and generated) and
 writes nothing. Files are written atomically; a rewritten file that would
 not compile is left untouched. What was replaced is recorded in
 .outboxify/fixes.json for outboxify report.
@@ -257,16 +258,26 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 
 	if p.diff {
 		res.UnmovedLines() // nothing is written: lines as they are on disk
-		if err := rewrite.Diff(stdout, prog.Dir, res); err != nil {
+		var diff strings.Builder
+		if err := rewrite.Diff(&diff, prog.Dir, res); err != nil {
 			return withCode(exitError, err)
 		}
 		if cs != nil {
-			fmt.Fprint(stdout, generate.Diff(cs))
+			diff.WriteString(generate.Diff(cs))
 		}
 		if len(chg.vendorGaps) > 0 {
-			fmt.Fprintf(stdout, "go mod vendor (vendor/ lacks %s, which the generated code imports)\n", strings.Join(chg.vendorGaps, ", "))
+			fmt.Fprintf(&diff, "go mod vendor (vendor/ lacks %s, which the generated code imports)\n", strings.Join(chg.vendorGaps, ", "))
 		}
-		rewrite.Text(stderr, prog.Dir, res)
+		if p.json {
+			// one document: what would be replaced and generated, and
+			// the diff that does it
+			if err := writeDiffJSON(stdout, root, res, cs, chg.vendorGaps, diff.String()); err != nil {
+				return withCode(exitError, err)
+			}
+		} else {
+			fmt.Fprint(stdout, diff.String())
+			rewrite.Text(stderr, prog.Dir, res)
+		}
 		if err := chg.check(stderr); err != nil {
 			return withCode(exitError, fmt.Errorf("this diff is not safe to apply: %w", err))
 		}
@@ -759,4 +770,33 @@ func findingStores(fs []dualwrite.Finding) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// writeDiffJSON is fix --diff --format json: the fixes.json fields for
+// what would be replaced and left (lines as on disk), the files generate
+// would write or remove, and the unified diff.
+func writeDiffJSON(w io.Writer, root string, res *rewrite.Result, cs *generate.Changeset, vendorGaps []string, diff string) error {
+	out := struct {
+		fixRecord
+		Generated  []string `json:"generated"`
+		Removed    []string `json:"removed"`
+		VendorGaps []string `json:"vendor_gaps,omitempty"`
+		Diff       string   `json:"diff"`
+	}{record(root, res), []string{}, []string{}, vendorGaps, diff}
+	if cs != nil {
+		for _, ch := range cs.Changes {
+			switch ch.Action {
+			case generate.Create, generate.Update:
+				out.Generated = append(out.Generated, ch.Path)
+			case generate.Remove:
+				out.Removed = append(out.Removed, ch.Path)
+			}
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("writing the diff as json: %w", err)
+	}
+	return nil
 }
