@@ -64,7 +64,7 @@ func (r *Report) fill() {
 		if !d.FixesRecorded {
 			d.Missing = runFix
 		} else {
-			d.Missing = "fix the listed dual writes by hand (see `outboxify fix --format json` for advice)"
+			d.Missing = "fix the listed dual writes by hand: `outboxify scan -v` shows what to do for each, `outboxify fix --diff` what fix would change (both write nothing)"
 		}
 	default:
 		d.Found = true
