@@ -37,6 +37,12 @@ type Options struct {
 	// a Program whose Broken lists the errors, instead of a *LoadError. A
 	// load where no root package type-checks is still a *LoadError.
 	Partial bool
+	// WholeModule loads every package of the main module(s) of the
+	// packages asked for, so that calls through the module's interfaces
+	// resolve against implementations outside them, then keeps only the
+	// findings of the packages asked for. A package outside them that does
+	// not type-check is left out and named in OutsideBroken.
+	WholeModule bool
 }
 
 // Program is a loaded, analyzed program.
@@ -68,6 +74,10 @@ type Program struct {
 	// write behind them cannot be seen (load the packages that implement
 	// them, or name their effects in .outboxify.yaml).
 	Unresolved []string
+	// OutsideBroken are packages of the module outside those asked for
+	// (Options.WholeModule) left out because they do not type-check: calls
+	// into them were not followed.
+	OutsideBroken []string
 
 	partial bool
 	files   map[string]fileInfo  // by file name (indexFiles)
@@ -139,6 +149,16 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		Tests: tests,
 		Fset:  fset,
 	}
+	var asked map[string]bool // package paths asked for, when the load is widened
+	if opts.WholeModule {
+		wide, paths, err := widen(pcfg, patterns)
+		if err != nil {
+			return nil, fmt.Errorf("scan: %w", err)
+		}
+		if wide != nil {
+			patterns, asked = wide, paths
+		}
+	}
 	pkgs, err := loadPackages(pcfg, patterns, cfg, opts.AllBodies)
 	if err != nil {
 		return nil, fmt.Errorf("scan: loading %s: %w", strings.Join(patterns, " "), err)
@@ -147,7 +167,20 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		return nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), abs)
 	}
 	var broken, depErrs []packages.Error
-	var skipped []string
+	var skipped, outside []string
+	if asked != nil {
+		// packages loaded only to resolve calls: one that does not
+		// type-check is left out and named, it was not asked for
+		var kept []*packages.Package
+		for _, p := range pkgs {
+			if !asked[p.PkgPath] && len(p.Errors) > 0 {
+				outside = append(outside, p.ID)
+				continue
+			}
+			kept = append(kept, p)
+		}
+		pkgs = kept
+	}
 	if errs := packageErrors(pkgs); len(errs) > 0 {
 		if !opts.Partial {
 			return nil, &LoadError{Dir: abs, Errors: errs}
@@ -189,9 +222,12 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if opts.Analyzer == nil {
 		analyzers, res = newAnalyzers(cfg, tests, pkgs)
 	}
-	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs, Broken: broken, Skipped: skipped, DependencyErrors: depErrs, partial: opts.Partial}
+	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs, Broken: broken, Skipped: skipped, DependencyErrors: depErrs, OutsideBroken: outside, partial: opts.Partial}
 	if err := prog.analyze(analyzers); err != nil {
 		return nil, err
+	}
+	if asked != nil {
+		prog.keepAsked(asked)
 	}
 	prog.setFingerprints()
 	if u, ok := res.(interface{ Unresolved() []string }); ok {

@@ -31,7 +31,9 @@ func newScanCmd() *cobra.Command {
 		Long: `scan loads the packages (default ./...) with full type information and reports
 every place where code writes to a database and publishes to a broker without
 one transaction, following calls across functions and, since it sees the whole
-program, through interfaces.
+program, through interfaces. Packages named on part of a module are resolved
+against the whole module (an interface implemented in a sibling package is
+followed), and only their findings are reported.
 
 Packages that do not type-check are listed and the others are still
 analysed and reported (exit 2 all the same).
@@ -81,7 +83,7 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 				}
 				base = b
 			}
-			prog, err := scan.Load(dir, args, scan.Options{Tests: tests, Partial: true})
+			prog, err := scan.Load(dir, args, scan.Options{Tests: tests, Partial: true, WholeModule: true})
 			if err != nil {
 				return withCode(exitError, err)
 			}
@@ -139,6 +141,10 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d interface method(s) of this module are called but no loaded package implements them; calls through them were not followed: %s%s\n",
 					n, strings.Join(shown, ", "), more)
+			}
+			if n := len(prog.OutsideBroken); n > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d package(s) of the module outside those asked do not type-check, calls into them were not followed: %s\n",
+					n, strings.Join(prog.OutsideBroken, ", "))
 			}
 			if n := len(prog.DependencyErrors); n > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %d error(s) in dependencies, the packages using them were analysed all the same:%s\n",
