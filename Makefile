@@ -1,9 +1,11 @@
 # The two set-up commands (see README.md):
 #   make example   runs outboxify scan on the shipped example module
-#   make test      runs every test (needs the servers listed in README.md)
+#   make test      runs every test (needs the servers listed in README.md) and
+#                  ends with a summary: tests run, skipped, what to start
+#   make services  starts the installed servers the tests use
 GO ?= go
 
-.PHONY: build test example vet bench
+.PHONY: build test services example vet bench
 
 build:
 	$(GO) build ./...
@@ -13,7 +15,13 @@ test:
 	$(GO) mod download
 	cd testdata/example && $(GO) mod download
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 20m ./...
+	@# -json through testsummary: a line per package as usual, then one
+	@# summary line with the skipped tests grouped by what to start
+	$(GO) build -o $${TMPDIR:-/tmp}/outboxify-testsummary ./internal/testsummary
+	$(GO) test -json -count=1 -timeout 20m ./... | $${TMPDIR:-/tmp}/outboxify-testsummary
+
+services:
+	bash .ci/services
 
 example:
 	@# built, not `go run`: go run turns every failure into exit 1, hiding exit 2
