@@ -14,6 +14,7 @@ test:
 	@# the example-module tests build offline from the module cache: fill it first
 	$(GO) mod download
 	cd testdata/example && $(GO) mod download
+	cd analyzer/catalog/testdata/realclients && $(GO) mod download
 	$(GO) vet ./...
 	@# -json through testsummary: a line per package as usual, then one
 	@# summary line with the skipped tests grouped by what to start

@@ -1,0 +1,24 @@
+// Package realclients imports every catalogued client library that is not
+// in outboxify's own build list (see TestRowsMatchRealClients).
+package realclients
+
+import (
+	_ "cloud.google.com/go/firestore"
+	_ "cloud.google.com/go/pubsub"
+	_ "github.com/Shopify/sarama"
+	_ "github.com/ThreeDotsLabs/watermill/message"
+	_ "github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	_ "github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	_ "github.com/aws/aws-sdk-go-v2/service/kinesis"
+	_ "github.com/confluentinc/confluent-kafka-go/kafka"
+	_ "github.com/go-redis/redis/v8"
+	_ "github.com/gocql/gocql"
+	_ "github.com/hibiken/asynq"
+	_ "github.com/jackc/pgx/v4"
+	_ "github.com/jackc/pgx/v4/pgxpool"
+	_ "github.com/nats-io/stan.go"
+	_ "github.com/streadway/amqp"
+	_ "github.com/uptrace/bun"
+	_ "go.mongodb.org/mongo-driver/mongo"
+	_ "go.mongodb.org/mongo-driver/v2/mongo"
+)
