@@ -301,7 +301,11 @@ var rows = func() []Entry {
 		publish("redis", m(redis9+".cmdable", "SPublish"), redisPub), publish("redis", m(redis9+".PubSubCmdable", "SPublish"), redisPub),
 		publish("redis", m(redis9+".cmdable", "XAdd"), redisX), publish("redis", m(redis9+".StreamCmdable", "XAdd"), redisX))
 	for _, n := range []string{"Set", "HSet", "Del", "SetEx", "SetNX", "Expire"} {
-		add(cache(m(redis8+".cmdable", n)), cache(m(redis8+".Cmdable", n)), cache(m(redis9+".cmdable", n)))
+		n8 := n
+		if n == "SetEx" {
+			n8 = "SetEX" // v8's spelling; v9 renamed it
+		}
+		add(cache(m(redis8+".cmdable", n8)), cache(m(redis8+".Cmdable", n8)), cache(m(redis9+".cmdable", n)))
 	}
 	add(cache(m(redis9+".StringCmdable", "Set")), cache(m(redis9+".HashCmdable", "HSet")), cache(m(redis9+".GenericCmdable", "Del")))
 
