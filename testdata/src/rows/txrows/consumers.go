@@ -78,13 +78,13 @@ func negConsumeAck(sub *pubsub.Subscription, sub2 *pubsub2.Subscriber, sg shopif
 // Cache writes with go-redis v8: silent.
 func negRedis8Cache(c *redis8.Client, cm redis8.Cmdable) {
 	c.Set(ctx, "k", "v", time.Minute)
-	c.SetEx(ctx, "k", "v", time.Minute)
+	c.SetEX(ctx, "k", "v", time.Minute)
 	c.SetNX(ctx, "k", "v", time.Minute)
 	c.HSet(ctx, "k", "f", "v")
 	c.Del(ctx, "k")
 	c.Expire(ctx, "k", time.Minute)
 	cm.Set(ctx, "k", "v", time.Minute)
-	cm.SetEx(ctx, "k", "v", time.Minute)
+	cm.SetEX(ctx, "k", "v", time.Minute)
 	cm.SetNX(ctx, "k", "v", time.Minute)
 	cm.HSet(ctx, "k", "f", "v")
 	cm.Del(ctx, "k")

@@ -19,7 +19,7 @@ type Cmdable interface {
 	Publish(ctx context.Context, channel string, message interface{}) *IntCmd
 	XAdd(ctx context.Context, a *XAddArgs) *StringCmd
 	Set(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd
-	SetEx(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd
+	SetEX(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd
 	SetNX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd
 	HSet(ctx context.Context, key string, values ...interface{}) *IntCmd
 	Del(ctx context.Context, keys ...string) *IntCmd
@@ -35,7 +35,7 @@ func (c cmdable) XAdd(ctx context.Context, a *XAddArgs) *StringCmd { return nil 
 func (c cmdable) Set(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd {
 	return nil
 }
-func (c cmdable) SetEx(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd {
+func (c cmdable) SetEX(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd {
 	return nil
 }
 func (c cmdable) SetNX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd {
