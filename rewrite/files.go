@@ -91,6 +91,9 @@ func Text(w io.Writer, root string, res *Result) {
 			for _, b := range r.Behaviour {
 				fmt.Fprintf(w, "    changes: %s\n", b)
 			}
+			for _, n := range r.Notes {
+				fmt.Fprintf(w, "    note: %s\n", n)
+			}
 		}
 	}
 	if len(res.Manual) > 0 {

@@ -69,6 +69,9 @@ type Replacement struct {
 	// Behaviour says what runs differently at this site after the rewrite
 	// (a reviewer's checklist; see Behaviour).
 	Behaviour []string `json:"behaviour,omitempty"`
+	// Notes are what the rewrite left for a person to tidy, such as a
+	// parameter that served only the publish and is now unused.
+	Notes []string `json:"notes,omitempty"`
 
 	extra []string // site-specific behaviour changes, after Behaviour's
 }
@@ -497,7 +500,11 @@ func (pf *pendingFile) finish(res *Result, unitMarks []*dst.Ident, unitReplaced 
 		if err != nil {
 			return nil, fmt.Errorf("gofmt %s: %w", name, err)
 		}
-		return out, nil
+		module := ""
+		if pkg.Module != nil {
+			module = pkg.Module.Path
+		}
+		return keepImportGroups(before, out, module)
 	}
 
 	// Lines after the rewrite: render once with each call of interest
@@ -590,6 +597,7 @@ func (pf *pendingFile) finish(res *Result, unitMarks []*dst.Ident, unitReplaced 
 			Before:    Position{File: name, Line: pkg.Fset.Position(d.loc.call.Pos()).Line},
 			After:     Position{File: name, Line: afterLines[i]},
 			Behaviour: Behaviour(d.strat, opts.DB),
+			Notes:     unusedParams(pkg.Fset, file, d.loc.call.Pos(), after),
 		})
 	}
 	for i, r := range unitReplaced {

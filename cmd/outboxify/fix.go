@@ -56,6 +56,8 @@ type fixReplaced struct {
 	Before    fixLoc   `json:"before"`
 	After     fixLoc   `json:"after"`
 	Behaviour []string `json:"behaviour,omitempty"`
+	// Notes: what the rewrite left to tidy (a parameter now unused).
+	Notes []string `json:"notes,omitempty"`
 }
 
 type fixManual struct {
@@ -553,6 +555,7 @@ func record(root string, res *rewrite.Result) fixRecord {
 			Before:    fixLoc{rewrite.DisplayPath(root, r.Before.File), r.Before.Line},
 			After:     fixLoc{rewrite.DisplayPath(root, r.After.File), r.After.Line},
 			Behaviour: r.Behaviour,
+			Notes:     r.Notes,
 		})
 	}
 	for _, m := range rewrite.SortedManual(res) {
@@ -581,7 +584,7 @@ func saveFixes(root string, rec fixRecord) error {
 	}
 	merged := fixRecord{Replaced: old.Replaced, Manual: rec.Manual}
 	// a replacement is the same one when all but its notes are
-	key := func(r fixReplaced) fixReplaced { r.Behaviour = nil; return r }
+	key := func(r fixReplaced) fixReplaced { r.Behaviour, r.Notes = nil, nil; return r }
 	seen := map[string]bool{}
 	for _, r := range merged.Replaced {
 		seen[fmt.Sprint(key(r))] = true
