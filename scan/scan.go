@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -43,6 +44,10 @@ type Options struct {
 	// findings of the packages asked for. A package outside them that does
 	// not type-check is left out and named in OutsideBroken.
 	WholeModule bool
+	// Progress, when set, is told each stage of a long load as it ends
+	// (packages loaded and type-checked, packages analysed); the CLI
+	// prints it on a terminal.
+	Progress func(stage string)
 }
 
 // Program is a loaded, analyzed program.
@@ -159,6 +164,12 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 			patterns, asked = wide, paths
 		}
 	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	start := time.Now()
+	progress("loading and type-checking " + strings.Join(patterns, " ") + " ...")
 	pkgs, err := loadPackages(pcfg, patterns, cfg, opts.AllBodies)
 	if err != nil {
 		return nil, fmt.Errorf("scan: loading %s: %w", strings.Join(patterns, " "), err)
@@ -217,6 +228,10 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		})
 		pkgs = good
 	}
+	all := 0
+	packages.Visit(pkgs, nil, func(*packages.Package) { all++ })
+	progress(fmt.Sprintf("loaded %d packages (%d with their dependencies) in %.1fs; analysing ...", len(pkgs), all, time.Since(start).Seconds()))
+	start = time.Now()
 	analyzers := []*analysis.Analyzer{opts.Analyzer}
 	var res dualwrite.Resolver
 	if opts.Analyzer == nil {
@@ -229,6 +244,7 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if asked != nil {
 		prog.keepAsked(asked)
 	}
+	progress(fmt.Sprintf("analysed %d packages in %.1fs", len(pkgs), time.Since(start).Seconds()))
 	prog.setFingerprints()
 	if u, ok := res.(interface{ Unresolved() []string }); ok {
 		prog.Unresolved = u.Unresolved()

@@ -76,6 +76,7 @@ func newFixCmd() *cobra.Command {
 		noGenerate   bool
 		allowUpgrade bool
 		output       string
+		quiet        bool
 		gen          generate.Flags
 	)
 	cmd := &cobra.Command{
@@ -114,6 +115,7 @@ packages did not load or type-check (nothing written), or bad flags.`,
 			return runFix(cmd.OutOrStdout(), cmd.ErrOrStderr(), fixParams{
 				dir: dir, patterns: args, diff: showDiff, outboxPkg: outboxPkg,
 				noGenerate: noGenerate, json: output == "json", gen: gen, allowUpgrade: allowUpgrade,
+				progress: newProgress(cmd.ErrOrStderr(), quiet),
 			})
 		},
 	}
@@ -123,6 +125,7 @@ packages did not load or type-check (nothing written), or bad flags.`,
 	cmd.Flags().BoolVar(&noGenerate, "no-generate", false, "skip generation (only a missing outbox writer package is created)")
 	cmd.Flags().BoolVar(&allowUpgrade, "allow-upgrade", false, "let the generated code's requirements raise the module's go line or upgrade modules it already requires")
 	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text or json")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr (it is shown only on a terminal)")
 	gen.Register(cmd.Flags())
 	return cmd
 }
@@ -142,6 +145,7 @@ type fixParams struct {
 	pass           int
 	prior          *fixRecord
 	priorGenerated []string
+	progress       *progress // nil: no progress (not a terminal, --quiet)
 }
 
 func runFix(stdout, stderr io.Writer, p fixParams) error {
@@ -152,7 +156,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	if root, _, err := generate.FindModule(p.dir); err == nil {
 		orig = readModFiles(root)
 	}
-	prog, err := scan.Load(p.dir, p.patterns, scan.Options{})
+	prog, err := scan.Load(p.dir, p.patterns, scan.Options{Progress: p.progress.fn()})
 	if err != nil {
 		return withCode(exitError, err)
 	}
@@ -236,6 +240,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	if err != nil {
 		return withCode(exitError, err)
 	}
+	p.progress.stage(fmt.Sprintf("rewrote %d file(s) in memory (%d finding(s) left for a person); checking they build ...", len(res.Files), len(res.Manual)))
 	if len(res.Files) > 0 {
 		if err := rewrite.Verify(res, packages.Config{Dir: root, Env: os.Environ()}, overlay); err != nil {
 			return withCode(exitError, err)
@@ -283,6 +288,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		if err := chg.check(stderr); err != nil {
 			return withCode(exitError, fmt.Errorf("this diff is not safe to apply: %w", err))
 		}
+		p.progress.done("fix --diff: %d publish(es) would be replaced in %d file(s), %d finding(s) left for a person", len(res.Replaced()), len(res.Files), len(res.Manual))
 		if len(res.Manual) > 0 {
 			return withCode(exitFindings, nil)
 		}
@@ -319,6 +325,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	for _, err := range rewrite.WriteFiles(res) {
 		fmt.Fprintln(stderr, "outboxify:", err)
 	}
+	p.progress.stage(fmt.Sprintf("wrote %d file(s), generated %d", len(res.Files), len(generated)))
 	rec := record(root, res)
 	if err := saveFixes(root, rec); err != nil {
 		undo.restore()
@@ -399,6 +406,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			fmt.Fprintf(stdout, "\n%s", rep.Markdown())
 		}
 	}
+	p.progress.done("fix: replaced %d publish(es) in %d file(s), %d finding(s) left for a person", len(rec.Replaced), len(res.Files), len(res.Manual))
 	if len(res.Manual) > 0 {
 		return withCode(exitFindings, nil)
 	}

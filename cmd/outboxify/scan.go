@@ -22,6 +22,7 @@ func newScanCmd() *cobra.Command {
 		output  string
 		tests   bool
 		verbose bool
+		quiet   bool
 		bf      baselineFlags
 		nf      newFlags
 	)
@@ -83,7 +84,8 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 				}
 				base = b
 			}
-			prog, err := scan.Load(dir, args, scan.Options{Tests: tests, Partial: true, WholeModule: true})
+			progress_ := newProgress(cmd.ErrOrStderr(), quiet)
+			prog, err := scan.Load(dir, args, scan.Options{Tests: tests, Partial: true, WholeModule: true, Progress: progress_.fn()})
 			if err != nil {
 				return withCode(exitError, err)
 			}
@@ -130,6 +132,7 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 			if err := format.WriteWith(cmd.OutOrStdout(), output, prog.Dir, tool, findings, bl, format.Options{Verbose: verbose}); err != nil {
 				return withCode(exitError, fmt.Errorf("writing findings: %w", err))
 			}
+			progress_.done("scan: %d finding(s) in %d package(s)", len(findings), len(prog.Packages))
 			if n := len(prog.Unresolved); n > 0 {
 				shown := prog.Unresolved
 				if n > 10 {
@@ -178,6 +181,7 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 	cmd.Flags().StringVarP(&dir, "dir", "C", ".", "run in `dir` (module or subdirectory); paths are printed relative to it")
 	cmd.Flags().StringVar(&output, "format", "text", "output `format`: text, json, sarif, codeclimate or github-actions (annotations on a PR's diff)")
 	cmd.Flags().BoolVar(&tests, "tests", false, "also scan _test.go files")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr (it is shown only on a terminal)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "text: under each finding, the call chains to the publish and the write, where the write is, and what to do")
 	cmd.Flags().StringVar(&bf.read, "baseline", "", "report and fail only on findings beyond those recorded in `file` (relative to -C)")
 	cmd.Flags().StringVar(&bf.write, "baseline-write", "", "record every finding in `file` (relative to -C) and exit 0, e.g. .outboxify/baseline.json")
