@@ -1,5 +1,6 @@
-// Package realclients imports every catalogued client library that is not
-// in outboxify's own build list (see TestRowsMatchRealClients).
+// Package realclients imports every catalogued library (clients, and the
+// routers and schedulers of the Later rows) that is not in outboxify's own
+// build list (see TestRowsMatchRealClients).
 package realclients
 
 import (
@@ -11,12 +12,20 @@ import (
 	_ "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	_ "github.com/aws/aws-sdk-go-v2/service/kinesis"
 	_ "github.com/confluentinc/confluent-kafka-go/kafka"
+	_ "github.com/gin-gonic/gin"
+	_ "github.com/go-chi/chi"
+	_ "github.com/go-chi/chi/v5"
+	_ "github.com/go-co-op/gocron"
+	_ "github.com/go-co-op/gocron/v2"
 	_ "github.com/go-redis/redis/v8"
 	_ "github.com/gocql/gocql"
+	_ "github.com/gofiber/fiber/v2"
 	_ "github.com/hibiken/asynq"
 	_ "github.com/jackc/pgx/v4"
 	_ "github.com/jackc/pgx/v4/pgxpool"
+	_ "github.com/labstack/echo/v4"
 	_ "github.com/nats-io/stan.go"
+	_ "github.com/robfig/cron"
 	_ "github.com/streadway/amqp"
 	_ "github.com/uptrace/bun"
 	_ "go.mongodb.org/mongo-driver/mongo"
