@@ -16,7 +16,7 @@ import (
 func bodies(p *packages.Package) (with, without int) {
 	for _, f := range p.Syntax {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && !takesFunc(fd) {
+			if fd, ok := d.(*ast.FuncDecl); ok && !scan.TakesFuncLit(fd) {
 				if fd.Body != nil && len(fd.Body.List) > 0 {
 					with++
 				} else {
@@ -28,25 +28,12 @@ func bodies(p *packages.Package) (with, without int) {
 	return with, without
 }
 
-func takesFunc(fd *ast.FuncDecl) bool {
-	for _, f := range fd.Type.Params.List {
-		t := f.Type
-		if e, ok := t.(*ast.Ellipsis); ok {
-			t = e.Elt
-		}
-		if _, ok := t.(*ast.FuncType); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // funcBodies counts the bodies kept of functions that take a func-typed
 // parameter written out.
 func funcBodies(p *packages.Package) (kept int) {
 	for _, f := range p.Syntax {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && takesFunc(fd) && fd.Body != nil && len(fd.Body.List) > 0 {
+			if fd, ok := d.(*ast.FuncDecl); ok && scan.TakesFuncLit(fd) && fd.Body != nil && len(fd.Body.List) > 0 {
 				kept++
 			}
 		}
