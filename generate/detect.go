@@ -435,8 +435,11 @@ func (d *Detection) useLastRun(c templates.Config, s Settings) templates.Config 
 		if f.v == "" {
 			continue
 		}
+		detected := *f.dst
 		*f.dst = f.v
-		if f.setting == "partitioner" {
+		if f.setting == "partitioner" && (detected != f.v || c.PartitionerSource == "") {
+			// the files still say the same: keep naming where (a re-run
+			// must render the same relay and OUTBOX.md)
 			c.PartitionerSource = src
 		}
 		if f.setting == "broker" {

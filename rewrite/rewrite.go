@@ -3,6 +3,7 @@ package rewrite
 import (
 	"bytes"
 	"fmt"
+	"github.com/pmezard/go-difflib/difflib"
 	"go/ast"
 	"go/format"
 	"go/token"
@@ -177,6 +178,27 @@ func (r *Result) Drop(f *FileEdit, reason string) {
 			})
 		}
 		return
+	}
+}
+
+// MoveManualLines makes manual findings in edited files that no marked
+// render placed (the unit-of-work rewrite renders its files itself) point
+// at their lines in the files as written, by the lines the edit left
+// unchanged around them.
+func (r *Result) MoveManualLines() {
+	edited := map[string]*FileEdit{}
+	for _, f := range r.Files {
+		edited[f.Path] = f
+	}
+	for i := range r.Manual {
+		m := &r.Manual[i]
+		f := edited[m.File]
+		if f == nil || m.origLine != 0 {
+			continue
+		}
+		if line := f.AfterLine(m.Line); line != m.Line {
+			m.origLine, m.Line = m.Line, line
+		}
 	}
 }
 
@@ -652,4 +674,28 @@ func DisplayPath(root, path string) string {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(path)
+}
+
+// AfterLine maps a line of the file before the edit to the same line after
+// it (a finding left for a person keeps pointing at its code once imports
+// or other sites in the file moved it). A line the edit changed maps by
+// the offset of the nearest unchanged lines before it.
+func (f *FileEdit) AfterLine(line int) int {
+	if f == nil || line <= 0 {
+		return line
+	}
+	m := difflib.NewMatcher(difflib.SplitLines(string(f.Before)), difflib.SplitLines(string(f.After)))
+	shift := 0
+	for _, b := range m.GetMatchingBlocks() {
+		if b.Size == 0 {
+			continue
+		}
+		switch {
+		case line-1 >= b.A && line-1 < b.A+b.Size:
+			return b.B + (line - 1 - b.A) + 1
+		case b.A+b.Size <= line-1:
+			shift = b.B + b.Size - (b.A + b.Size)
+		}
+	}
+	return line + shift
 }

@@ -326,6 +326,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		fmt.Fprintln(stderr, "outboxify:", err)
 	}
 	p.progress.stage(fmt.Sprintf("wrote %d file(s), generated %d", len(res.Files), len(generated)))
+	res.MoveManualLines()
 	rec := record(root, res)
 	if err := saveFixes(root, rec); err != nil {
 		undo.restore()
