@@ -37,3 +37,9 @@ func TestMySQLDB(t *testing.T) {
 		t.Fatalf("SELECT DATABASE() = %q, %v", name, err)
 	}
 }
+
+// The brokers the relay, inbox and e2e tests use are found by their
+// variable or the loopback default; under CI=true a missing one fails.
+func TestNATSReachable(t *testing.T)     { Require(t, NATS) }
+func TestRabbitMQReachable(t *testing.T) { Require(t, RabbitMQ) }
+func TestRedisReachable(t *testing.T)    { Require(t, Redis) }

@@ -56,9 +56,10 @@ func TestSummarizeStream(t *testing.T) {
 	}
 }
 
-// TestSummarizeRealSkips runs real tests that need PostgreSQL and MariaDB
-// with both pointed at a closed port: the summary names both servers and
-// the command that starts them.
+// TestSummarizeRealSkips runs real tests that need each server the suite
+// uses (PostgreSQL, MariaDB, NATS, RabbitMQ, Redis) with every address
+// pointed at a closed port: the summary names each server and the command
+// that starts it.
 func TestSummarizeRealSkips(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
@@ -69,10 +70,13 @@ func TestSummarizeRealSkips(t *testing.T) {
 	}
 	closed := l.Addr().String()
 	l.Close()
-	cmd := exec.Command("go", "test", "-json", "-count=1", "-run", "TestPostgresDBIsIsolated|TestMySQLDB", "../testenv")
+	cmd := exec.Command("go", "test", "-json", "-count=1", "-run", "TestPostgresDBIsIsolated|TestMySQLDB|TestNATSReachable|TestRabbitMQReachable|TestRedisReachable", "../testenv")
 	cmd.Env = append(os.Environ(), "CI=",
 		"OUTBOXIFY_PG_URL=postgres://postgres@"+closed+"/test?sslmode=disable",
-		"OUTBOXIFY_MYSQL_DSN=root@tcp("+closed+")/test")
+		"OUTBOXIFY_MYSQL_DSN=root@tcp("+closed+")/test",
+		"OUTBOXIFY_NATS_URL=nats://"+closed,
+		"OUTBOXIFY_AMQP_URL=amqp://guest:guest@"+closed+"/",
+		"OUTBOXIFY_REDIS_ADDR="+closed)
 	data, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go test: %v\n%s", err, data)
@@ -83,13 +87,16 @@ func TestSummarizeRealSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := out.String()
-	if s.Failed() || s.Skipped != 2 {
-		t.Errorf("want 2 skipped, none failed:\n%s", got)
+	if s.Failed() || s.Skipped != 5 {
+		t.Errorf("want 5 skipped, none failed:\n%s", got)
 	}
 	for _, want := range []string{
-		"ok: 2 tests run (subtests included): 0 passed, 0 failed, 2 skipped\n",
+		"ok: 5 tests run (subtests included): 0 passed, 0 failed, 5 skipped\n",
 		"  skipped 1: PostgreSQL not reachable: run `make services` (starts PostgreSQL with: pg_ctlcluster",
 		"  skipped 1: MariaDB/MySQL not reachable: run `make services`",
+		"  skipped 1: NATS (JetStream) not reachable: run `make services`",
+		"  skipped 1: RabbitMQ not reachable: run `make services`",
+		"  skipped 1: Redis not reachable: run `make services`",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
