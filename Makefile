@@ -19,7 +19,7 @@ test:
 	@# -json through testsummary: a line per package as usual, then one
 	@# summary line with the skipped tests grouped by what to start
 	$(GO) build -o $${TMPDIR:-/tmp}/outboxify-testsummary ./internal/testsummary
-	$(GO) test -json -count=1 -timeout 20m ./... | $${TMPDIR:-/tmp}/outboxify-testsummary
+	$(GO) test -json -count=1 -timeout 40m ./... | $${TMPDIR:-/tmp}/outboxify-testsummary
 
 services:
 	bash .ci/services
