@@ -26,9 +26,12 @@ const (
 	// a cron job, a timer): registering runs none of them; each is an entry
 	// point of its own, checked on its own, never paired with its caller.
 	Later
+	// Dequeue takes an item off a queue the program keeps itself (a Redis
+	// list pop): where a package calls one, its list pushes are publishes.
+	Dequeue
 )
 
-var kindNames = [...]string{"", "write", "query", "begin", "commit", "rollback", "txfunc", "publish", "outbox", "consume", "cachewrite", "retry", "later"}
+var kindNames = [...]string{"", "write", "query", "begin", "commit", "rollback", "txfunc", "publish", "outbox", "consume", "cachewrite", "retry", "later", "dequeue"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -73,6 +76,11 @@ type Entry struct {
 	// Send marks rows whose result is a channel: the publish is the send on it
 	// (sarama AsyncProducer.Input() <- msg).
 	Send bool
+	// ListPush marks a push onto a Redis list (LPUSH, RPUSH): a publish to
+	// a work queue only in a package that also takes items off a list
+	// (Dequeue rows: the queue's own wrapper pops it); elsewhere a list is
+	// data kept in a cache and the push is no publish.
+	ListPush bool
 	// Message maps a publish to the parts of an outbox message (paths, see package doc).
 	Message Message
 }

@@ -308,6 +308,19 @@ var rows = func() []Entry {
 		add(cache(m(redis8+".cmdable", n8)), cache(m(redis8+".Cmdable", n8)), cache(m(redis9+".cmdable", n)))
 	}
 	add(cache(m(redis9+".StringCmdable", "Set")), cache(m(redis9+".HashCmdable", "HSet")), cache(m(redis9+".GenericCmdable", "Del")))
+	// Redis lists as work queues: a push is a publish where the same
+	// package pops a list (the queue wrapper both pushes and pops).
+	redisL := Message{Topic: "1", Value: "2"}
+	for _, recv := range []string{redis8 + ".cmdable", redis8 + ".Cmdable", redis9 + ".cmdable", redis9 + ".ListCmdable"} {
+		for _, n := range []string{"LPush", "RPush", "LPushX", "RPushX"} {
+			e := publish("redis-list", m(recv, n), redisL)
+			e.ListPush = true
+			add(e)
+		}
+		for _, n := range []string{"BLPop", "BRPop", "BRPopLPush", "BLMove", "LPop", "RPop", "RPopLPush", "LMove", "LPopCount", "RPopCount"} {
+			add(Entry{Name: m(recv, n), Kind: Dequeue, SQL: NoArg, Func: NoArg, Handle: NoArg})
+		}
+	}
 
 	// Watermill, STAN, asynq
 	add(publish("watermill", m(watermill+".Publisher", "Publish"), Message{Topic: "0", Value: "1[].Payload", Headers: "1[].Metadata"}),

@@ -104,6 +104,20 @@ type collector struct {
 	unitTx map[types.Object]bool
 }
 
+// popsList reports whether the collector's package takes items off a list
+// (a Dequeue row): its list pushes then feed a work queue. Asked only at a
+// list push, which few functions make, so it is not memoised.
+func (c *collector) popsList() bool {
+	for _, obj := range c.info.Uses {
+		if fn, ok := obj.(*types.Func); ok {
+			if e := c.cat.Match(fn); e != nil && e.Kind == catalog.Dequeue {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func newCollector(info *types.Info, fset *token.FileSet, cat *catalog.Catalog, pkg *types.Package, effectsOf func(*types.Func) (*Effects, bool)) *collector {
 	return &collector{info: info, fset: fset, cat: cat, pkg: pkg, effectsOf: effectsOf}
 }
@@ -585,6 +599,9 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 	case catalog.Publish:
 		if row.Send {
 			return // the publish is the send on the returned channel
+		}
+		if row.ListPush && !c.popsList() {
+			return // a list kept as data (a capped log, a cache), not a queue
 		}
 		h, base := c.recvRoot(call)
 		if h != nil && c.isTx(h) {

@@ -85,8 +85,8 @@ func TestResolver(t *testing.T) {
 		}
 	}
 	sort.Strings(extra)
-	if len(extra) != 4 {
-		t.Errorf("CLI-only findings %v; want those of shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place and shapes/product/queuetwin Tasks.Fail", extra)
+	if len(extra) != 5 {
+		t.Errorf("CLI-only findings %v; want those of shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail and shapes/product/redisqueue/api API.DeleteWorkflow", extra)
 	}
 	for _, k := range extra {
 		f := cli[k]
@@ -118,6 +118,12 @@ func TestResolver(t *testing.T) {
 			// table insert is not the partner (PubTenantMessage: none)
 			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 1 || f.Publish.Via[0] != "(shapes/product/queuetwin.MessageQueue).SendMessage" {
 				t.Errorf("finding %s: want OBX001 with the publish via MessageQueue.SendMessage, got %s via %v", k, f.Rule, f.Publish.Via)
+			}
+		case "(*shapes/product/redisqueue/api.API).DeleteWorkflow":
+			// a Redis list its own package pops is a work queue: the push
+			// behind the store interface is the publish
+			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 2 || f.Publish.Via[0] != "(shapes/product/redisqueue/cache.Store).Enqueue" {
+				t.Errorf("finding %s: want OBX001 with the publish via cache.Store.Enqueue, got %s via %v", k, f.Rule, f.Publish.Via)
 			}
 		default:
 			t.Errorf("unexpected interface-resolved finding in %s", f.Func)

@@ -8,6 +8,7 @@ import (
 type IntCmd struct{}
 type StringCmd struct{}
 type StatusCmd struct{}
+type StringSliceCmd struct{}
 type BoolCmd struct{}
 type XAddArgs struct {
 	Stream string
@@ -24,6 +25,21 @@ type Cmdable interface {
 	HSet(ctx context.Context, key string, values ...interface{}) *IntCmd
 	Del(ctx context.Context, keys ...string) *IntCmd
 	Expire(ctx context.Context, key string, expiration time.Duration) *BoolCmd
+	LPush(ctx context.Context, key string, values ...interface{}) *IntCmd
+	RPush(ctx context.Context, key string, values ...interface{}) *IntCmd
+	LPushX(ctx context.Context, key string, values ...interface{}) *IntCmd
+	RPushX(ctx context.Context, key string, values ...interface{}) *IntCmd
+	BLPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd
+	BRPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd
+	BRPopLPush(ctx context.Context, source, destination string, timeout time.Duration) *StringCmd
+	BLMove(ctx context.Context, source, destination, srcpos, destpos string, timeout time.Duration) *StringCmd
+	LPop(ctx context.Context, key string) *StringCmd
+	RPop(ctx context.Context, key string) *StringCmd
+	RPopLPush(ctx context.Context, source, destination string) *StringCmd
+	LMove(ctx context.Context, source, destination, srcpos, destpos string) *StringCmd
+	LPopCount(ctx context.Context, key string, count int) *StringSliceCmd
+	RPopCount(ctx context.Context, key string, count int) *StringSliceCmd
+	LTrim(ctx context.Context, key string, start, stop int64) *StatusCmd
 }
 
 type cmdable func(ctx context.Context, cmd any) error
@@ -46,6 +62,32 @@ func (c cmdable) Del(ctx context.Context, keys ...string) *IntCmd               
 func (c cmdable) Expire(ctx context.Context, key string, expiration time.Duration) *BoolCmd {
 	return nil
 }
+
+func (c cmdable) LPush(ctx context.Context, key string, values ...interface{}) *IntCmd  { return nil }
+func (c cmdable) RPush(ctx context.Context, key string, values ...interface{}) *IntCmd  { return nil }
+func (c cmdable) LPushX(ctx context.Context, key string, values ...interface{}) *IntCmd { return nil }
+func (c cmdable) RPushX(ctx context.Context, key string, values ...interface{}) *IntCmd { return nil }
+func (c cmdable) BLPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd {
+	return nil
+}
+func (c cmdable) BRPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd {
+	return nil
+}
+func (c cmdable) BRPopLPush(ctx context.Context, source, destination string, timeout time.Duration) *StringCmd {
+	return nil
+}
+func (c cmdable) BLMove(ctx context.Context, source, destination, srcpos, destpos string, timeout time.Duration) *StringCmd {
+	return nil
+}
+func (c cmdable) LPop(ctx context.Context, key string) *StringCmd                      { return nil }
+func (c cmdable) RPop(ctx context.Context, key string) *StringCmd                      { return nil }
+func (c cmdable) RPopLPush(ctx context.Context, source, destination string) *StringCmd { return nil }
+func (c cmdable) LMove(ctx context.Context, source, destination, srcpos, destpos string) *StringCmd {
+	return nil
+}
+func (c cmdable) LPopCount(ctx context.Context, key string, count int) *StringSliceCmd { return nil }
+func (c cmdable) RPopCount(ctx context.Context, key string, count int) *StringSliceCmd { return nil }
+func (c cmdable) LTrim(ctx context.Context, key string, start, stop int64) *StatusCmd  { return nil }
 
 type Client struct {
 	cmdable
