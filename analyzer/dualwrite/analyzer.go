@@ -2,7 +2,6 @@ package dualwrite
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"reflect"
 	"sort"
@@ -205,9 +204,10 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 		if w.kind != evWrite || w.pos == p.pos || !g.live(i) {
 			continue
 		}
-		if w.errPath || w.async == asyncDefer && p.async != asyncDefer || alternatives(w, p) {
+		if w.errPath || w.async == asyncDefer && p.async != asyncDefer || alternatives(w, p) || otherGoroutine(w, p) {
 			// a write only on an error branch, or a deferred compensation,
-			// is not what a success path's publish announces
+			// is not what a success path's publish announces; nor is a
+			// write a goroutine of its own makes
 			continue
 		}
 		if r.c.covered(w) {
@@ -241,7 +241,7 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			w = after
 		}
 		if w < 0 && (p.async == asyncGo || p.async == asyncDefer) {
-			w = r.anyWrite(g, p.pos)
+			w = r.anyWrite(g, p)
 		}
 		if w >= 0 && (p.async != asyncRetry || !within(&evs[w], p.asyncNode)) {
 			r.report(RuleAsync, decl, p, &evs[w])
@@ -261,14 +261,23 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 	}
 }
 
-// anyWrite returns a live, uncovered write that is not part of the call at pos.
-func (r *reporter) anyWrite(g *order, pos token.Pos) int {
+// anyWrite returns a live, uncovered write that is not part of the call
+// that publishes p and runs on p's path (not in another goroutine).
+func (r *reporter) anyWrite(g *order, p *event) int {
 	for i := range r.c.events {
-		if w := &r.c.events[i]; w.kind == evWrite && w.pos != pos && g.live(i) && !r.c.covered(w) {
+		if w := &r.c.events[i]; w.kind == evWrite && w.pos != p.pos && g.live(i) && !r.c.covered(w) && !otherGoroutine(w, p) {
 			return i
 		}
 	}
 	return -1
+}
+
+// otherGoroutine: the write runs in a goroutine the function starts (go,
+// or a helper that runs its closure in one) and the publish does not run
+// in that same goroutine. Sibling goroutines of a fan-out, or a worker
+// started before a publish, are not one path: each is checked on its own.
+func otherGoroutine(w, p *event) bool {
+	return w.async == asyncGo && (p.async != asyncGo || p.asyncNode != w.asyncNode)
 }
 
 func within(ev *event, n ast.Node) bool {

@@ -60,7 +60,7 @@ func (r *factsResult) runsOf(fn *types.Func) *Runs {
 	var ru *Runs
 	if fn.Pkg() == r.pass.Pkg {
 		if d := r.bodies[fn]; d != nil {
-			ru = runsOfBody(r.pass.TypesInfo, r.cat, fn.Signature(), d.Body, r.runsOf)
+			ru = runsOfBody(r.pass.TypesInfo, r.cat, fn.Pkg(), fn.Signature(), d.Body, r.runsOf)
 		}
 	} else {
 		var f RunsFact
@@ -115,7 +115,7 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && hasFuncParam(fn.Signature()) {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && hasFuncParam(fn.Signature(), fn.Pkg()) {
 					res.bodies[fn] = fd
 					withFuncs = append(withFuncs, fn)
 				}

@@ -66,7 +66,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 			for _, f := range p.Syntax {
 				for _, d := range f.Decls {
 					if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-						if fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok && hasFuncParam(fn.Signature()) {
+						if fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok && hasFuncParam(fn.Signature(), fn.Pkg()) {
 							r.bodies[fn] = declRef{decl: fd, pkg: p}
 						}
 					}
@@ -198,7 +198,7 @@ func (r *programResolver) runsOf(fn *types.Func) *Runs {
 		return nil
 	}
 	r.runs[fn] = nil // recursion guard
-	ru := runsOfBody(d.pkg.TypesInfo, r.cat, fn.Signature(), d.decl.Body, r.runsOf)
+	ru := runsOfBody(d.pkg.TypesInfo, r.cat, fn.Pkg(), fn.Signature(), d.decl.Body, r.runsOf)
 	r.runs[fn] = ru
 	return ru
 }

@@ -3,6 +3,7 @@ package dualwrite
 import (
 	"go/ast"
 	"go/types"
+	"sort"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -37,8 +38,26 @@ type Runs struct {
 	// writer.Do(db, txn, func(txn) error {...})): the closure's writes are
 	// committed when the call returns.
 	Commits bool
+	// Fields says how the function runs func-typed fields of its struct
+	// parameters (exec(g *GoRoutine) { go g.Func(ctx) }): a caller that
+	// stores its closure in such a field and passes the struct on runs
+	// the closure that way.
+	Fields map[FieldKey]runKind
 
 	variadic bool // the last parameter is ...func
+}
+
+// FieldKey names a func-typed field of a struct parameter.
+type FieldKey struct {
+	Param int
+	Field string
+}
+
+func (r *Runs) field(i int, name string) runKind {
+	if r == nil {
+		return runUnknown
+	}
+	return r.Fields[FieldKey{i, name}]
 }
 
 func (r *Runs) kind(i int) runKind {
@@ -58,6 +77,14 @@ func (r *Runs) kind(i int) runKind {
 type RunsFact struct {
 	Params  []uint8
 	Commits bool
+	Fields  []FieldRun // sorted: facts must encode deterministically
+}
+
+// FieldRun is one entry of RunsFact.Fields.
+type FieldRun struct {
+	Param int
+	Field string
+	Kind  uint8
 }
 
 func (*RunsFact) AFact() {}
@@ -69,6 +96,12 @@ func (f *RunsFact) runs(variadic bool) *Runs {
 	for _, k := range f.Params {
 		r.Params = append(r.Params, runKind(k))
 	}
+	for _, fr := range f.Fields {
+		if r.Fields == nil {
+			r.Fields = map[FieldKey]runKind{}
+		}
+		r.Fields[FieldKey{fr.Param, fr.Field}] = runKind(fr.Kind)
+	}
 	return r
 }
 
@@ -77,14 +110,44 @@ func (r *Runs) fact() *RunsFact {
 	for _, k := range r.Params {
 		f.Params = append(f.Params, uint8(k))
 	}
+	for k, v := range r.Fields {
+		f.Fields = append(f.Fields, FieldRun{k.Param, k.Field, uint8(v)})
+	}
+	sort.Slice(f.Fields, func(i, j int) bool {
+		a, b := f.Fields[i], f.Fields[j]
+		return a.Param < b.Param || a.Param == b.Param && a.Field < b.Field
+	})
 	return f
 }
 
 // hasFuncParam reports whether a signature takes a function (so Runs can
 // say something about it).
-func hasFuncParam(sig *types.Signature) bool {
+func hasFuncParam(sig *types.Signature, pkg *types.Package) bool {
 	for i := 0; i < sig.Params().Len(); i++ {
-		if isFuncType(sig.Params().At(i).Type()) {
+		if t := sig.Params().At(i).Type(); isFuncType(t) || funcFields(t, pkg) {
+			return true
+		}
+	}
+	return false
+}
+
+// funcFields reports whether t is a struct of package pkg, or a pointer to
+// one, with a func-typed field (a goroutine helper's record of the closure
+// to run). Other packages' structs (*sql.DB keeps funcs too) are not the
+// function's own records.
+func funcFields(t types.Type, pkg *types.Package) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); !ok || n.Obj().Pkg() != pkg {
+		return false
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if _, ok := st.Field(i).Type().Underlying().(*types.Signature); ok {
 			return true
 		}
 	}
@@ -101,15 +164,29 @@ func isFuncType(t types.Type) bool {
 
 // runsOfBody computes Runs from a function's body. calleeRuns gives the
 // Runs of the functions it hands a parameter to (nil: unknown).
-func runsOfBody(info *types.Info, cat *catalog.Catalog, sig *types.Signature, body *ast.BlockStmt, calleeRuns func(*types.Func) *Runs) *Runs {
+func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig *types.Signature, body *ast.BlockStmt, calleeRuns func(*types.Func) *Runs) *Runs {
 	n := sig.Params().Len()
 	r := &Runs{Params: make([]runKind, n), variadic: sig.Variadic()}
 	index := map[types.Object]int{}
+	structs := map[types.Object]int{} // struct parameters with func fields
 	for i := 0; i < n; i++ {
 		p := sig.Params().At(i)
 		if isFuncType(p.Type()) {
 			r.Params[i] = runNever
 			index[p] = i
+		} else if funcFields(p.Type(), pkg) {
+			structs[p] = i
+		}
+	}
+	// stored: local struct values holding a func parameter in a field
+	// (g := &GoRoutine{Func: fn}), by variable and field name
+	stored := map[types.Object]map[string]int{}
+	markField := func(i int, name string, k runKind) {
+		if r.Fields == nil {
+			r.Fields = map[FieldKey]runKind{}
+		}
+		if key := (FieldKey{i, name}); k > r.Fields[key] {
+			r.Fields[key] = k
 		}
 	}
 	if body == nil {
@@ -132,6 +209,54 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, sig *types.Signature, bo
 		i, ok := index[info.Uses[id]]
 		return i, ok
 	}
+	// structField: s.F where s is a struct parameter and F a field
+	structField := func(e ast.Expr) (int, string, bool) {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return 0, "", false
+		}
+		id, ok := ast.Unparen(sel.X).(*ast.Ident)
+		if !ok {
+			return 0, "", false
+		}
+		i, ok := structs[info.Uses[id]]
+		return i, sel.Sel.Name, ok
+	}
+	// storeLit records v := &T{F: fn} / v := T{F: fn} for a func parameter fn.
+	storeLit := func(lhs, rhs ast.Expr) {
+		id, ok := lhs.(*ast.Ident)
+		if !ok {
+			return
+		}
+		x := ast.Unparen(rhs)
+		if u, ok := x.(*ast.UnaryExpr); ok {
+			x = ast.Unparen(u.X)
+		}
+		lit, ok := x.(*ast.CompositeLit)
+		if !ok {
+			return
+		}
+		obj := info.Defs[id]
+		if obj == nil {
+			obj = info.Uses[id]
+		}
+		for _, el := range lit.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			key, ok := kv.Key.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			if i, ok := param(kv.Value); ok && obj != nil {
+				if stored[obj] == nil {
+					stored[obj] = map[string]int{}
+				}
+				stored[obj][key.Name] = i
+			}
+		}
+	}
 	ranSync := false
 	commitAfter := false
 	// walk tracks whether the node runs in a goroutine (inGo) or inside a
@@ -144,6 +269,13 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, sig *types.Signature, bo
 			case *ast.GoStmt:
 				walk(x.Call, true, inLit)
 				return false
+			case *ast.AssignStmt:
+				if len(x.Lhs) == len(x.Rhs) {
+					for j := range x.Lhs {
+						storeLit(x.Lhs[j], x.Rhs[j])
+					}
+				}
+				return true
 			case *ast.FuncLit:
 				walk(x.Body, inGo, true)
 				return false
@@ -177,6 +309,8 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, sig *types.Signature, bo
 					if k == runSync {
 						ranSync = true
 					}
+				} else if i, name, ok := structField(x.Fun); ok {
+					markField(i, name, k)
 				} else {
 					walk(x.Fun, inGo, inLit)
 				}
@@ -213,6 +347,27 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, sig *types.Signature, bo
 							commitAfter = true
 						}
 						continue
+					}
+					if id, ok := ast.Unparen(a).(*ast.Ident); ok && cr != nil && k != runNever {
+						// a struct holding func parameters in fields, passed on
+						for name, i := range stored[info.Uses[id]] {
+							switch fk := cr.field(j, name); {
+							case fk == runSync:
+								mark(i, k)
+							case fk == runGo:
+								mark(i, runGo)
+							}
+						}
+						if i, ok := structs[info.Uses[id]]; ok {
+							for key, fk := range cr.Fields {
+								if key.Param == j && fk > runNever {
+									if k == runGo {
+										fk = runGo // the passing call already runs in a goroutine
+									}
+									markField(i, key.Field, fk)
+								}
+							}
+						}
 					}
 					if i, ok := param(a); ok {
 						switch {
