@@ -655,7 +655,11 @@ func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effec
 	if e := eff.Write; e != nil {
 		h, base := c.effectHandle(call, e.Handle)
 		out := e.through(name, iface, HandleInternal)
-		c.add(evWrite, call.Pos(), call.Rparen, out, h, base, wc)
+		w := wc
+		if e.Async && w.async == syncCall {
+			w.async, w.asyncNode = asyncGo, call // the callee's own goroutine writes
+		}
+		c.add(evWrite, call.Pos(), call.Rparen, out, h, base, w)
 	}
 	if e := eff.Outbox; e != nil {
 		h, base := c.effectHandle(call, e.Handle)

@@ -23,6 +23,10 @@ type Effect struct {
 	// Worker: reached inside an endless loop (a background worker's body);
 	// a caller that starts it with go does not run it on its own path.
 	Worker bool
+	// Async (writes): made only in a goroutine the function starts (go, or
+	// a helper that runs its closure in one): not on a caller's path to a
+	// publish it makes after the call.
+	Async bool
 	// SQLArg (Effects.Query only): the index of the parameter whose SQL
 	// text the function runs as a query.
 	SQLArg int
@@ -71,7 +75,7 @@ func sameEffect(a, b *Effect) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker && a.SQLArg == b.SQLArg && a.Alt == b.Alt
+	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker && a.Async == b.Async && a.SQLArg == b.SQLArg && a.Alt == b.Alt
 }
 
 // FuncFact is exported for functions and methods that (transitively) write

@@ -13,8 +13,9 @@ func (c *collector) summarize() *Effects {
 		ev := &c.events[i]
 		switch ev.kind {
 		case evWrite:
-			if out.Write != nil && (!out.Write.Covered || c.covered(ev)) {
-				continue
+			async := ev.async == asyncGo
+			if out.Write != nil && (!out.Write.Covered || c.covered(ev)) && !(out.Write.Async && !async) {
+				continue // the first write, but one on the caller's path over one in a goroutine
 			}
 			e := *ev.eff
 			e.Handle = c.paramHandle(ev.handle, ev.base)
@@ -25,6 +26,7 @@ func (c *collector) summarize() *Effects {
 			e.Covered = ev.eff.Covered || c.covered(ev)
 			e.Leaf = c.leaf(ev)
 			e.Worker = ev.worker
+			e.Async = async
 			out.Write = &e
 		case evPublish:
 			if out.Publish != nil || ev.errPath || c.relay {
