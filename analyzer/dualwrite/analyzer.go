@@ -265,11 +265,23 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 // that publishes p and runs on p's path (not in another goroutine).
 func (r *reporter) anyWrite(g *order, p *event) int {
 	for i := range r.c.events {
-		if w := &r.c.events[i]; w.kind == evWrite && w.pos != p.pos && g.live(i) && !r.c.covered(w) && !otherGoroutine(w, p) {
+		if w := &r.c.events[i]; w.kind == evWrite && w.pos != p.pos && g.live(i) && !r.c.covered(w) && !otherGoroutine(w, p) && !r.exclusive(g, i, p) {
 			return i
 		}
 	}
 	return -1
+}
+
+// exclusive: the write and publish p sit on branches no one run takes
+// together (the write's branch returns before the publish is reached).
+func (r *reporter) exclusive(g *order, wi int, p *event) bool {
+	pi := -1
+	for i := range r.c.events {
+		if &r.c.events[i] == p {
+			pi = i
+		}
+	}
+	return pi >= 0 && !g.before(wi, pi) && !g.before(pi, wi)
 }
 
 // otherGoroutine: the write runs in a goroutine the function starts (go,

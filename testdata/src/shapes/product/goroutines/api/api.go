@@ -73,3 +73,16 @@ func (a *API) EndRunVia(ctx context.Context, id int64) {
 	a.unlockLater(ctx, id)
 	a.W.WriteMessages(ctx, kafka.Message{Topic: "runs", Value: []byte("ended")})
 }
+
+// Push writes only on a branch that returns; the other path starts the
+// goroutine that publishes. No run does both: no finding.
+func (a *API) Push(ctx context.Context, id int64, migrate bool) error {
+	if migrate {
+		_, err := a.DB.ExecContext(ctx, "UPDATE run SET migrated = true WHERE id = $1", id)
+		return err
+	}
+	a.GoRoutines.Exec(ctx, "push-result", func(ctx context.Context) {
+		a.W.WriteMessages(ctx, kafka.Message{Topic: "pushes", Value: []byte("pushed")})
+	})
+	return nil
+}
