@@ -181,7 +181,7 @@ func (r *reporter) check(body *ast.BlockStmt, decl *ast.FuncDecl) {
 	g := newOrder(body, evs)
 	for i := range evs {
 		p := &evs[i]
-		if !g.live(i) || p.errPath {
+		if !g.live(i) || p.errPath && p.kind != evPublish {
 			continue
 		}
 		switch p.kind {
@@ -204,7 +204,12 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 		if w.kind != evWrite || w.pos == p.pos || !g.live(i) {
 			continue
 		}
-		if w.errPath || w.async == asyncDefer && p.async != asyncDefer || alternatives(w, p) || otherGoroutine(w, p) {
+		if p.errPath && !within(w, p.errNode) {
+			// a publish in an error handler pairs only with a write
+			// that handler makes (a retry count, a failed status)
+			continue
+		}
+		if w.errPath && !p.errPath || w.async == asyncDefer && p.async != asyncDefer || alternatives(w, p) || otherGoroutine(w, p) {
 			// a write only on an error branch, or a deferred compensation,
 			// is not what a success path's publish announces; nor is a
 			// write a goroutine of its own makes
@@ -265,7 +270,8 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 // that publishes p and runs on p's path (not in another goroutine).
 func (r *reporter) anyWrite(g *order, p *event) int {
 	for i := range r.c.events {
-		if w := &r.c.events[i]; w.kind == evWrite && w.pos != p.pos && g.live(i) && !r.c.covered(w) && !otherGoroutine(w, p) && !r.exclusive(g, i, p) {
+		if w := &r.c.events[i]; w.kind == evWrite && w.pos != p.pos && g.live(i) && !r.c.covered(w) && !otherGoroutine(w, p) && !r.exclusive(g, i, p) &&
+			(!p.errPath || within(w, p.errNode)) {
 			return i
 		}
 	}

@@ -46,6 +46,7 @@ type event struct {
 	asyncNode ast.Node     // the go/defer statement or retry loop
 	loop      ast.Node     // innermost plain for loop around the event
 	errPath   bool         // inside an `if err != nil` branch
+	errNode   ast.Node     // the outermost such branch's body
 	worker    bool         // inside an endless loop (for {}, for range over a channel): a background worker's body
 	recv      types.Object // the value a callee's effect was reached on (the receiver's root)
 	// owned: a publish reached through a callee that also writes: the
@@ -62,6 +63,7 @@ type wctx struct {
 	loop      ast.Node
 	scope     *ast.CallExpr
 	errPath   bool
+	errNode   ast.Node // the outermost error branch's body
 	worker    bool
 	guarded   bool // inside outbox.Enqueue's direct callback
 }
@@ -209,6 +211,9 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 			}
 			c.walk(n.Cond, wc)
 			w := wc
+			if !w.errPath {
+				w.errNode = n.Body
+			}
 			w.errPath = true
 			c.walk(n.Body, w)
 			if n.Else != nil {
@@ -716,7 +721,7 @@ func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base typ
 			out := *eff
 			out.Guarded = true
 			c.events = append(c.events, event{kind: evOutbox, pos: pos, order: order, eff: &out, scope: wc.scope, inTx: true,
-				async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath, worker: wc.worker || eff.Worker})
+				async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath, errNode: wc.errNode, worker: wc.worker || eff.Worker})
 			return
 		}
 		if !eff.Guarded {
@@ -726,7 +731,7 @@ func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base typ
 		}
 	}
 	ev := event{kind: k, pos: pos, order: order, eff: eff, handle: h, base: base,
-		async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath, worker: wc.worker || eff.Worker}
+		async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath, errNode: wc.errNode, worker: wc.worker || eff.Worker}
 	nonSQL := eff.Store != "" && eff.Store != catalog.SQL
 	switch k {
 	case evPublish, evCommit:
@@ -1133,8 +1138,11 @@ func isErrCheck(info *types.Info, cond ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	if b.Op == token.LOR || b.Op == token.LAND {
+	switch b.Op {
+	case token.LAND: // err != nil && ...: only when there is an error
 		return isErrCheck(info, b.X) || isErrCheck(info, b.Y)
+	case token.LOR: // err != nil || reset: also without one, unless both are error checks
+		return isErrCheck(info, b.X) && isErrCheck(info, b.Y)
 	}
 	if b.Op != token.NEQ {
 		return false
