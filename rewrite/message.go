@@ -326,6 +326,36 @@ func field(l *ast.CompositeLit, name string) ast.Expr {
 	return nil
 }
 
+// otherField names a field a message literal sets beyond those the
+// outbox row carries (kafka-go's Time, sarama's Partition or Timestamp):
+// the relay would publish without it. "" when there is none.
+func otherField(l *ast.CompositeLit, carried ...string) string {
+	for _, el := range l.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		id, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		known := false
+		for _, c := range carried {
+			known = known || c == id.Name
+		}
+		if !known {
+			return id.Name
+		}
+	}
+	return ""
+}
+
+// rowCannotCarry is the reason for a message field the outbox row has no
+// place for.
+func rowCannotCarry(what, f string) string {
+	return "the " + what + " sets " + f + ", which the outbox row cannot carry (the relay would publish without it); write the outbox row by hand"
+}
+
 // keyed reports whether every element of a struct literal is keyed (an
 // unkeyed one cannot be mapped by field name).
 func keyed(l *ast.CompositeLit) bool {
@@ -436,6 +466,9 @@ func kafkaGo(x *extractor, call *ast.CallExpr) ([]message, string) {
 		if !ok || !keyed(l) {
 			return nil, unsupported("a kafka.Message that is not a keyed literal")
 		}
+		if f := otherField(l, "Topic", "Key", "Value", "Headers"); f != "" {
+			return nil, rowCannotCarry("kafka.Message", f)
+		}
 		var m message
 		topic := field(l, "Topic")
 		if topic == nil {
@@ -470,6 +503,9 @@ func sarama(x *extractor, call *ast.CallExpr) ([]message, string) {
 	if !ok || !keyed(l) {
 		return nil, unsupported("a ProducerMessage that is not a keyed literal")
 	}
+	if f := otherField(l, "Topic", "Key", "Value", "Headers"); f != "" {
+		return nil, rowCannotCarry("ProducerMessage", f)
+	}
 	var m message
 	if m.aggType, ok = x.str(field(l, "Topic")); !ok {
 		return nil, unsupported("the topic")
@@ -502,6 +538,9 @@ func franz(x *extractor, call *ast.CallExpr) ([]message, string) {
 		l, ok := x.lit(a)
 		if !ok || !keyed(l) {
 			return nil, unsupported("a kgo.Record that is not a keyed literal")
+		}
+		if f := otherField(l, "Topic", "Key", "Value", "Headers"); f != "" {
+			return nil, rowCannotCarry("kgo.Record", f)
 		}
 		var m message
 		topic := field(l, "Topic")

@@ -58,6 +58,10 @@ type unitSession struct {
 	// touched lists, per rewritten finding, the files it edits: files
 	// linked through findings compile together or are dropped together.
 	touched [][]*ast.File
+	// withSyntax caches the packages with syntax (sharesPool's searches)
+	withSyntax []*packages.Package
+	// wrappedSel are the handle selectors already wrapped in outbox.X(ctx, h)
+	wrappedSel map[*ast.SelectorExpr]bool
 }
 
 type funcDecl struct {
@@ -68,7 +72,7 @@ type funcDecl struct {
 }
 
 func newUnitSession(pkgs []*packages.Package, opts Options) *unitSession {
-	s := &unitSession{opts: opts, pkgs: pkgs, decls: map[string]funcDecl{}, files: map[*ast.File]*unitFile{}, done: map[*ast.FuncDecl]bool{}, runs: map[*ast.FuncDecl]*dst.Ident{}, noKey: map[*ast.FuncDecl]string{}}
+	s := &unitSession{opts: opts, pkgs: pkgs, decls: map[string]funcDecl{}, files: map[*ast.File]*unitFile{}, done: map[*ast.FuncDecl]bool{}, runs: map[*ast.FuncDecl]*dst.Ident{}, noKey: map[*ast.FuncDecl]string{}, wrappedSel: map[*ast.SelectorExpr]bool{}}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if p.TypesInfo == nil {
 			return
@@ -181,10 +185,10 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	}
 	ctxName := ctxParam(meet.pkg.TypesInfo, meet.decl.Type)
 	if ctxName == "" {
-		return nil, "the function has no context.Context parameter to carry the unit of work"
+		return nil, "the function " + shortName(meet.fn.FullName()) + " (" + meet.at(meet.decl) + ") has no context.Context parameter to carry the unit of work"
 	}
-	if hasGoStmt(meet.decl.Body) {
-		return nil, "the function starts a goroutine: its work would leave the unit of work"
+	if g := goStmt(meet.decl.Body); g != nil {
+		return nil, shortName(meet.fn.FullName()) + " starts a goroutine (" + meet.at(g) + "): its work would leave the unit of work, or use its transaction from another goroutine"
 	}
 	if f.Write == nil {
 		return nil, "no write to put in the unit of work"
@@ -212,6 +216,13 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	if n != 1 {
 		return nil, fmt.Sprintf("the publisher wrapper %s makes %d broker calls: guard them by hand with outbox.Enqueue", shortName(wrap.fn.FullName()), n)
 	}
+	// the unit travels in the context: it must reach the wrapper and the write
+	if why := s.ctxFlows(meet, append([]string{f.Func}, f.Publish.Via...), "the broker call"); why != "" {
+		return nil, why
+	}
+	if why := s.ctxFlows(meet, append([]string{f.Func}, f.Write.Via...), "the write"); why != "" {
+		return nil, why
+	}
 	pub, ok := publishers[f.Publish.Name]
 	if !ok || pub.messages == nil {
 		return nil, "the broker call " + shortName(f.Publish.Name) + " cannot be mapped to an outbox row here"
@@ -232,7 +243,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	if t := wrap.pkg.TypesInfo.TypeOf(guarded); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
 		dropped = droppedResult(wrap.pkg.TypesInfo, wrap.decl.Body, guarded)
 		if dropped == nil {
-			return nil, "the broker call's result is more than an error (offsets, acks) and the code uses it"
+			return nil, "the broker call's result is more than an error (offsets, acks) and the publisher wrapper " + shortName(wrap.fn.FullName()) + " uses it (" + wrap.at(brokerCall) + ")"
 		}
 	}
 	// a transaction the code begins itself on the write's path joins the
@@ -289,7 +300,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 		t := repo.pkg.TypesInfo.TypeOf(parent.X)
 		a := s.accessor(t)
 		if a == "" {
-			why = "the write's handle (" + types.TypeString(t, nil) + ") has no unit-of-work accessor in the generated writer"
+			why = noAccessorReason(repo, parent.X, t)
 			if strings.TrimPrefix(types.TypeString(t, nil), "*") == "github.com/jackc/pgx/v4/pgxpool.Pool" {
 				// pgx v4's CommandTag is declared in github.com/jackc/pgconn
 				why = "the write's handle is a pgx v4 pool and the outbox writer has no outbox.PgxV4 for it: fix generates it only when go.mod requires github.com/jackc/pgconn directly (the accessor names pgx v4's pgconn.CommandTag, and fix does not change go.mod); require it (go get github.com/jackc/pgconn) and run fix again"
@@ -347,11 +358,20 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 		handles = append(handles, use)
 		return true
 	})
+	// every other write the body reaches joins the unit, or the finding
+	// stays manual
+	extras, why := s.otherWrites(meet, repo, objs, own)
+	if why != "" {
+		return nil, why
+	}
 
 	return func() error {
 		// functions the per-function strategies edited are left to a second
 		// run: their trees no longer match the loaded syntax there
 		decls := []funcDecl{wrap, repo, meet}
+		for _, e := range extras {
+			decls = append(decls, e.d)
+		}
 		if own && sq == nil {
 			for _, sib := range ot.siblings {
 				decls = append(decls, sib.owner)
@@ -379,7 +399,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 				if why == "" {
 					why = "the broker call sends several messages"
 				}
-				return errManual(why)
+				return errManual("in the publisher wrapper " + shortName(wrap.fn.FullName()) + " (" + wrap.at(brokerCall) + "): " + why)
 			}
 			// no key, or one that is the destination itself (AMQP's routing key)
 			if m := msgs[0]; m.noKey || dstSrc(m.aggID) != "" && dstSrc(m.aggID) == dstSrc(m.aggType) {
@@ -392,9 +412,13 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			inner := dst.Clone(dc).(*dst.CallExpr)
 			body := []dst.Stmt{&dst.ReturnStmt{Results: []dst.Expr{inner}}}
 			if dropped != nil {
-				errName := dropped.Lhs[1].(*ast.Ident).Name
+				errName := dropped.Lhs[len(dropped.Lhs)-1].(*ast.Ident).Name
+				var lhs []dst.Expr
+				for range dropped.Lhs[1:] {
+					lhs = append(lhs, dst.NewIdent("_"))
+				}
 				body = []dst.Stmt{
-					&dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent("_"), dst.NewIdent(errName)}, Tok: token.DEFINE, Rhs: []dst.Expr{inner}},
+					&dst.AssignStmt{Lhs: append(lhs, dst.NewIdent(errName)), Tok: token.DEFINE, Rhs: []dst.Expr{inner}},
 					&dst.ReturnStmt{Results: []dst.Expr{dst.NewIdent(errName)}},
 				}
 			}
@@ -418,7 +442,7 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 				if !ok {
 					return errManual("the broker call's statement is not in the decorated file")
 				}
-				da.Lhs = da.Lhs[1:]
+				da.Lhs = da.Lhs[len(da.Lhs)-1:]
 				da.Rhs = []dst.Expr{guard}
 			} else {
 				replaceCall(dc, guard)
@@ -443,6 +467,9 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 				return err
 			}
 			for _, h := range handles {
+				if s.wrappedSel[h.parent] {
+					continue // joined already as another finding's write
+				}
 				dp, ok := uf.dec.Dst.Nodes[h.parent].(*dst.SelectorExpr)
 				if !ok {
 					return errManual("the write's handle is not in the decorated file")
@@ -456,8 +483,27 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 					ctx = dst.Clone(dc).(dst.Expr)
 				}
 				dp.X = &dst.CallExpr{Fun: &dst.Ident{Name: acc, Path: s.opts.OutboxPkg}, Args: []dst.Expr{ctx, dp.X}}
+				s.wrappedSel[h.parent] = true
 			}
 			s.done[repo.decl] = true
+		}
+		// the other writes on the same pool join it too
+		for _, e := range extras {
+			uf, err := s.fileOf(e.d)
+			if err != nil {
+				return err
+			}
+			for _, p := range e.parents {
+				if s.wrappedSel[p] {
+					continue
+				}
+				dp, ok := uf.dec.Dst.Nodes[p].(*dst.SelectorExpr)
+				if !ok {
+					return errManual("a write's handle is not in the decorated file")
+				}
+				dp.X = &dst.CallExpr{Fun: &dst.Ident{Name: e.acc, Path: s.opts.OutboxPkg}, Args: []dst.Expr{dst.NewIdent(e.ctx), dp.X}}
+				s.wrappedSel[p] = true
+			}
 		}
 		// the meeting function: its body runs in outbox.Run (once; a
 		// second finding there is recorded at the same Run)
@@ -852,6 +898,9 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 		if err != nil {
 			return err
 		}
+		if len(uf.replaced) == 0 && bytes.Equal(after, before) {
+			continue // decorated for a finding left manual while it was applied
+		}
 		edit := &FileEdit{Path: uf.name, PkgPath: uf.pkg.PkgPath, Before: before, After: after, Group: groupOf[root]}
 		for i, r := range uf.replaced {
 			r.After = Position{File: uf.name, Line: lines[i]}
@@ -863,23 +912,27 @@ func fixUnits(res *Result, pkgs []*packages.Package, findings []dualwrite.Findin
 	return nil
 }
 
-// droppedResult returns the statement `_, err := call` (or `=`) when call's
-// results are (T, error), T is dropped and err is an error variable: the
-// only use of the result is its error.
+// droppedResult returns the statement `_, err := call` (or `=`; `_, _, err`
+// for sarama's partition and offset) when call's results are (T..., error),
+// every T is dropped and err is an error variable: the only use of the
+// result is its error.
 func droppedResult(info *types.Info, body *ast.BlockStmt, call ast.Expr) *ast.AssignStmt {
 	tup, ok := info.TypeOf(call).(*types.Tuple)
-	if !ok || tup.Len() != 2 || !types.Identical(tup.At(1).Type(), types.Universe.Lookup("error").Type()) {
+	if !ok || tup.Len() < 2 || !types.Identical(tup.At(tup.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
 		return nil
 	}
 	var found *ast.AssignStmt
 	ast.Inspect(body, func(n ast.Node) bool {
 		a, ok := n.(*ast.AssignStmt)
-		if !ok || len(a.Rhs) != 1 || a.Rhs[0] != call || len(a.Lhs) != 2 {
+		if !ok || len(a.Rhs) != 1 || a.Rhs[0] != call || len(a.Lhs) != tup.Len() {
 			return found == nil
 		}
-		blank, ok1 := a.Lhs[0].(*ast.Ident)
-		errID, ok2 := a.Lhs[1].(*ast.Ident)
-		if ok1 && ok2 && blank.Name == "_" && errID.Name != "_" {
+		for _, l := range a.Lhs[:len(a.Lhs)-1] {
+			if blank, ok := l.(*ast.Ident); !ok || blank.Name != "_" {
+				return false
+			}
+		}
+		if errID, ok := a.Lhs[len(a.Lhs)-1].(*ast.Ident); ok && errID.Name != "_" {
 			found = a
 		}
 		return false

@@ -22,10 +22,11 @@ type RecordHeader struct {
 }
 
 type ProducerMessage struct {
-	Topic   string
-	Key     Encoder
-	Value   Encoder
-	Headers []RecordHeader
+	Topic     string
+	Key       Encoder
+	Value     Encoder
+	Headers   []RecordHeader
+	Partition int32
 }
 
 type SyncProducer interface {

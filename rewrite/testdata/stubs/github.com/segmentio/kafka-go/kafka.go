@@ -1,7 +1,10 @@
 // Package kafka is a stub of github.com/segmentio/kafka-go for rewrite tests.
 package kafka
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 type Header struct {
 	Key   string
@@ -13,6 +16,7 @@ type Message struct {
 	Key     []byte
 	Value   []byte
 	Headers []Header
+	Time    time.Time
 }
 
 type Writer struct {

@@ -15,3 +15,12 @@ func (p *Pool) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.C
 	return pgconn.CommandTag{}, nil
 }
 func (p *Pool) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row { return nil }
+
+// Conn is a connection acquired from the pool.
+type Conn struct{}
+
+func (p *Pool) Acquire(ctx context.Context) (*Conn, error) { return &Conn{}, nil }
+func (c *Conn) Release()                                   {}
+func (c *Conn) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.CommandTag, error) {
+	return pgconn.CommandTag{}, nil
+}
