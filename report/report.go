@@ -25,6 +25,10 @@ type Options struct {
 	Patterns []string
 	// Tests includes _test.go files in the scan.
 	Tests bool
+	// Program, when set, is the module already loaded and scanned with
+	// these patterns as it is on disk now (fix's own load): Build reads it
+	// instead of loading the packages again.
+	Program *scan.Program
 }
 
 // Report is the contract, as data. Every field says whether it was found
@@ -167,7 +171,10 @@ func Build(dir string, opts Options) (*Report, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	prog, scanned, err := load(abs, patterns, opts.Tests)
+	prog, scanned, err := opts.Program, true, error(nil)
+	if prog == nil {
+		prog, scanned, err = load(abs, patterns, opts.Tests)
+	}
 	var loadErr *scan.LoadError
 	switch {
 	case errors.As(err, &loadErr):

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/outboxify/outboxify/internal/pkgload"
 )
 
 // Rewritable reports whether rewrite has a message mapping for the publish
@@ -20,24 +22,42 @@ func Rewritable(fullName string) bool { return publishers[fullName].messages != 
 // from res, so it stays untouched and its findings become manual.
 // base supplies Dir and Env; Verify sets the mode and overlay.
 func Verify(res *Result, base packages.Config, extra map[string][]byte) error {
+	return VerifyWith(res, extra, func(overlay map[string][]byte, paths []string) ([]*packages.Package, error) {
+		return TypeCheck(base, overlay, paths)
+	})
+}
+
+// TypeCheck loads the packages with these paths, the overlay laid over the
+// files on disk, with types (Verify's own load). base supplies Dir and Env.
+func TypeCheck(base packages.Config, overlay map[string][]byte, paths []string) ([]*packages.Package, error) {
+	cfg := base
+	cfg.Mode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
+	cfg.Tests = false
+	cfg.Overlay = overlay
+	return pkgload.Load(&cfg, paths...)
+}
+
+// VerifyWith is Verify with the caller's load: given the overlay (the
+// edited files and extra) and the edited packages' paths, it returns
+// packages that include those, with their errors. fix loads the whole
+// module this way, so that the load that checks the change is also the
+// one its closing report reads.
+func VerifyWith(res *Result, extra map[string][]byte, load func(overlay map[string][]byte, paths []string) ([]*packages.Package, error)) error {
 	for round := 0; round < 8 && len(res.Files) > 0; round++ {
-		cfg := base
-		cfg.Mode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
-		cfg.Tests = false
-		cfg.Overlay = map[string][]byte{}
+		overlay := map[string][]byte{}
 		for p, b := range extra {
-			cfg.Overlay[p] = b
+			overlay[p] = b
 		}
 		seen := map[string]bool{}
 		var patterns []string
 		for _, f := range res.Files {
-			cfg.Overlay[f.Path] = f.After
+			overlay[f.Path] = f.After
 			if !seen[f.PkgPath] {
 				seen[f.PkgPath] = true
 				patterns = append(patterns, f.PkgPath)
 			}
 		}
-		pkgs, err := packages.Load(&cfg, patterns...)
+		pkgs, err := load(overlay, patterns)
 		if err != nil {
 			return fmt.Errorf("type-check rewritten packages: %w", err)
 		}

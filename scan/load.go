@@ -10,6 +10,7 @@ import (
 
 	"github.com/outboxify/outboxify/analyzer/catalog"
 	"github.com/outboxify/outboxify/analyzer/config"
+	"github.com/outboxify/outboxify/internal/pkgload"
 )
 
 // Loading is most of a scan's time and memory. Most of a program's
@@ -31,12 +32,12 @@ const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // dependencies that reach a catalogued client; others lose their bodies.
 func loadPackages(pcfg *packages.Config, patterns []string, cfg *config.Config, allBodies bool) ([]*packages.Package, error) {
 	if allBodies {
-		return packages.Load(pcfg, patterns...)
+		return pkgload.Load(pcfg, patterns...)
 	}
 	meta := *pcfg
 	meta.Mode = metaMode
 	meta.Fset = nil
-	roots, err := packages.Load(&meta, patterns...)
+	roots, err := pkgload.Load(&meta, patterns...)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +89,7 @@ func loadPackages(pcfg *packages.Config, patterns []string, cfg *config.Config, 
 		}
 		return f, err
 	}
-	pkgs, err := packages.Load(&full, patterns...)
+	pkgs, err := pkgload.Load(&full, patterns...)
 	if err != nil {
 		return nil, err
 	}

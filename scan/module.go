@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
+	"github.com/outboxify/outboxify/internal/pkgload"
 )
 
 // widen returns the patterns that load the whole main module(s) of the
@@ -20,7 +21,7 @@ func widen(pcfg *packages.Config, patterns []string) ([]string, map[string]bool,
 	names.Mode = packages.NeedName | packages.NeedModule
 	names.Fset = nil
 	names.Tests = false
-	asked, err := packages.Load(&names, patterns...)
+	asked, err := pkgload.Load(&names, patterns...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("listing %v: %w", patterns, err)
 	}
@@ -37,7 +38,7 @@ func widen(pcfg *packages.Config, patterns []string) ([]string, map[string]bool,
 	if len(modules) == 0 {
 		return nil, paths, nil
 	}
-	all, err := packages.Load(&names, modules...)
+	all, err := pkgload.Load(&names, modules...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("listing the module %v: %w", modules, err)
 	}

@@ -48,6 +48,10 @@ type Options struct {
 	// (packages loaded and type-checked, packages analysed); the CLI
 	// prints it on a terminal.
 	Progress func(stage string)
+	// Overlay maps file names to contents that replace (or add to) the
+	// files on disk, as packages.Config.Overlay: fix loads the module as it
+	// would leave it before writing anything.
+	Overlay map[string][]byte
 }
 
 // Program is a loaded, analyzed program.
@@ -79,6 +83,9 @@ type Program struct {
 	// write behind them cannot be seen (load the packages that implement
 	// them, or name their effects in .outboxify.yaml).
 	Unresolved []string
+	// Errored are the root packages of a partial load left out because
+	// they do not type-check, with their errors (Broken lists them too).
+	Errored []*packages.Package
 	// OutsideBroken are packages of the module outside those asked for
 	// (Options.WholeModule) left out because they do not type-check: calls
 	// into them were not followed.
@@ -154,6 +161,9 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		Tests: tests,
 		Fset:  fset,
 	}
+	if opts.Overlay != nil {
+		pcfg.Overlay = opts.Overlay
+	}
 	var asked map[string]bool // package paths asked for, when the load is widened
 	if opts.WholeModule {
 		wide, paths, err := widen(pcfg, patterns)
@@ -178,6 +188,7 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		return nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), abs)
 	}
 	var broken, depErrs []packages.Error
+	var errored []*packages.Package
 	var skipped, outside []string
 	if asked != nil {
 		// packages loaded only to resolve calls: one that does not
@@ -206,6 +217,7 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 			if len(p.Errors) > 0 {
 				skipped = append(skipped, p.ID)
 				broken = append(broken, p.Errors...)
+				errored = append(errored, p)
 				continue
 			}
 			p.IllTyped = false
@@ -237,7 +249,7 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if opts.Analyzer == nil {
 		analyzers, res = newAnalyzers(cfg, tests, pkgs)
 	}
-	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs, Broken: broken, Skipped: skipped, DependencyErrors: depErrs, OutsideBroken: outside, partial: opts.Partial}
+	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs, Broken: broken, Skipped: skipped, Errored: errored, DependencyErrors: depErrs, OutsideBroken: outside, partial: opts.Partial}
 	if err := prog.analyze(analyzers); err != nil {
 		return nil, err
 	}

@@ -145,7 +145,10 @@ type fixParams struct {
 	pass           int
 	prior          *fixRecord
 	priorGenerated []string
-	progress       *progress // nil: no progress (not a terminal, --quiet)
+	// loaded is the module as the first pass left it, loaded and scanned
+	// by its verification: the second pass starts from it
+	loaded   *scan.Program
+	progress *progress // nil: no progress (not a terminal, --quiet)
 }
 
 func runFix(stdout, stderr io.Writer, p fixParams) error {
@@ -156,9 +159,12 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	if root, _, err := generate.FindModule(p.dir); err == nil {
 		orig = readModFiles(root)
 	}
-	prog, err := scan.Load(p.dir, p.patterns, scan.Options{Progress: p.progress.fn()})
-	if err != nil {
-		return withCode(exitError, err)
+	prog := p.loaded
+	if prog == nil {
+		var err error
+		if prog, err = scan.Load(p.dir, p.patterns, scan.Options{Progress: p.progress.fn()}); err != nil {
+			return withCode(exitError, err)
+		}
 	}
 	root, module, err := generate.FindModule(prog.Dir)
 	if err != nil {
@@ -241,10 +247,26 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		return withCode(exitError, err)
 	}
 	p.progress.stage(fmt.Sprintf("rewrote %d file(s) in memory (%d finding(s) left for a person); checking they build ...", len(res.Files), len(res.Manual)))
+	// The change is type-checked on a load of the whole module with the
+	// rewritten and generated files laid over the files on disk, scanned
+	// like the first load: when fix writes exactly that, it is the module
+	// as fix leaves it, and the closing report (or a second pass) reads it
+	// instead of loading the module again.
+	var after *scan.Program
+	var verifiedMod modFiles
 	if len(res.Files) > 0 {
-		if err := rewrite.Verify(res, packages.Config{Dir: root, Env: os.Environ()}, overlay); err != nil {
+		var checked int // files in the last load's overlay
+		err := rewrite.VerifyWith(res, overlay, func(ov map[string][]byte, paths []string) ([]*packages.Package, error) {
+			after, checked = nil, len(ov)
+			return verifyLoad(p, root, ov, paths, &after)
+		})
+		if err != nil {
 			return withCode(exitError, err)
 		}
+		if checked != len(overlay)+len(res.Files) {
+			after = nil // the last load still had files Verify then dropped
+		}
+		verifiedMod = readModFiles(root)
 	}
 
 	// What fix is about to write is built as a whole first (the module
@@ -322,7 +344,8 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			return withCode(exitError, fmt.Errorf("generate: %w (nothing written)", err))
 		}
 	}
-	for _, err := range rewrite.WriteFiles(res) {
+	writeErrs := rewrite.WriteFiles(res)
+	for _, err := range writeErrs {
 		fmt.Fprintln(stderr, "outboxify:", err)
 	}
 	p.progress.stage(fmt.Sprintf("wrote %d file(s), generated %d", len(res.Files), len(generated)))
@@ -340,13 +363,25 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		fmt.Fprintf(stderr, "go mod vendor (vendor/ lacked %s)\n", strings.Join(chg.vendorGaps, ", "))
 	}
 
+	// Is a program loaded here the module as fix left it? The scan's, when
+	// nothing was written; the verification's, when what was written is
+	// its overlay (no generated file removed or left unwritten, go.mod,
+	// go.sum and vendor/ as they were then, every file written).
+	var current *scan.Program
+	switch {
+	case len(res.Files) == 0 && len(generated) == 0 && len(removed) == 0:
+		current = prog
+	case after != nil && len(writeErrs) == 0 && len(removed) == 0 && len(chg.vendorGaps) == 0 && (genNow || len(overlay) == 0) && readModFiles(root).equal(verifiedMod):
+		current = after
+	}
+
 	if p.pass == 0 && !p.diff && res.Again() && len(res.Files) > 0 {
 		// the unit-of-work rewrite left a finding whose functions another
 		// strategy edited in this run (rewrite.ReasonAgain; files both
 		// edit in other functions are rewritten in one pass): load the
 		// rewritten module and go on, once
 		p2 := p
-		p2.pass, p2.prior, p2.priorGenerated = 1, &rec, generated
+		p2.pass, p2.prior, p2.priorGenerated, p2.loaded = 1, &rec, generated, current
 		return runFix(stdout, stderr, p2)
 	}
 	if p.prior != nil {
@@ -359,7 +394,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 
 	// The contract of the module as fix left it (same packages). A CI job
 	// reads one JSON document, so in json it is a field of fix's output.
-	rep, err := report.Build(p.dir, report.Options{Patterns: p.patterns})
+	rep, err := report.Build(p.dir, report.Options{Patterns: p.patterns, Program: current})
 	if err != nil {
 		fmt.Fprintf(stderr, "outboxify: report: %v\n", err)
 	}
@@ -669,6 +704,38 @@ func writeFileAtomic(path string, data []byte) error {
 
 // modFiles are a module's go.mod and go.sum contents (sum nil: no go.sum).
 type modFiles struct{ mod, sum []byte }
+
+func (m modFiles) equal(o modFiles) bool {
+	return bytes.Equal(m.mod, o.mod) && bytes.Equal(m.sum, o.sum)
+}
+
+// verifyLoad is fix's load for rewrite.VerifyWith: the patterns fix was
+// given, scanned as scan does, with the overlay. It sets *after to that
+// program when every edited package is among its roots and the load is
+// clean (what scan without an overlay would give on the written files);
+// otherwise, or when nothing type-checks, it type-checks the edited
+// packages alone as rewrite.Verify does.
+func verifyLoad(p fixParams, root string, ov map[string][]byte, paths []string, after **scan.Program) ([]*packages.Package, error) {
+	prog, err := scan.Load(p.dir, p.patterns, scan.Options{Overlay: ov, Partial: true})
+	if err == nil {
+		roots := map[string]bool{}
+		pkgs := append(append([]*packages.Package(nil), prog.Packages...), prog.Errored...)
+		for _, pk := range pkgs {
+			roots[pk.PkgPath] = true
+		}
+		all := true
+		for _, path := range paths {
+			all = all && roots[path]
+		}
+		if all {
+			if len(prog.Broken) == 0 && len(prog.DependencyErrors) == 0 && len(prog.OutsideBroken) == 0 {
+				*after = prog
+			}
+			return pkgs, nil
+		}
+	}
+	return rewrite.TypeCheck(packages.Config{Dir: root, Env: os.Environ()}, ov, paths)
+}
 
 func readModFiles(root string) modFiles {
 	var m modFiles

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/outboxify/outboxify/generate"
+	"github.com/outboxify/outboxify/internal/pkgload"
 	"github.com/outboxify/outboxify/internal/testmod"
 )
 
@@ -42,10 +43,20 @@ func TestFixExampleModule(t *testing.T) {
 	// its own module.
 	goMod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
 	goSum, _ := os.ReadFile(filepath.Join(dir, "go.sum"))
+	pkgload.Reset()
 	code := run([]string{"fix", "-C", dir, "--format", "json", "./..."}, &out, &errOut)
 	if code != exitOK && code != exitFindings {
 		t.Fatalf("fix exited %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
+	// fix loads the program to scan it (the import graph, then the
+	// packages with types) and once more, with the rewritten files and the
+	// generated writer laid over the files on disk, to type-check the
+	// change; that load is analysed too and is the closing report's. The
+	// go build -overlay of the whole change is a separate check.
+	if loads, typed := pkgload.Counts(); loads != 4 || typed != 2 {
+		t.Errorf("fix loaded packages %d times, %d of them type-checked; want 4 and 2 (scan: graph + types; verification and report: graph + types)", loads, typed)
+	}
+	fixJSON := append([]byte(nil), out.Bytes()...)
 	if now, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !bytes.Equal(now, goMod) {
 		t.Errorf("fix changed go.mod:\n%s\nwas:\n%s", now, goMod)
 	}
@@ -82,6 +93,24 @@ func TestFixExampleModule(t *testing.T) {
 	relay.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOWORK=off")
 	if b, err := relay.CombinedOutput(); err != nil {
 		t.Errorf("relay module does not build offline: %v\n%s", err, b)
+	}
+
+	// The report fix printed (from the verification's load) is the one a
+	// fresh load of the module as fix left it gives.
+	var fixRep struct {
+		Report json.RawMessage `json:"report"`
+	}
+	if err := json.Unmarshal(fixJSON, &fixRep); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errOut.Reset()
+	run([]string{"report", "-C", dir, "--format", "json", "./..."}, &out, &errOut)
+	var a, b2 bytes.Buffer
+	json.Indent(&a, fixRep.Report, "", "  ")
+	json.Indent(&b2, bytes.TrimSpace(out.Bytes()), "", "  ")
+	if a.String() != b2.String() {
+		t.Errorf("fix's closing report differs from report's on the module fix left:\n--- fix ---\n%s\n--- report ---\n%s\n%s", a.String(), b2.String(), errOut.String())
 	}
 
 	// scan after fix: exactly the findings left for a person.
@@ -132,8 +161,13 @@ func TestFixExampleModule(t *testing.T) {
 	before := fixSnapshot(t, dir)
 	out.Reset()
 	errOut.Reset()
+	pkgload.Reset()
 	if code2 := run([]string{"fix", "-C", dir, "--allow-upgrade", "./..."}, &out, &errOut); code2 != code {
 		t.Errorf("second fix exited %d, first %d\n%s%s", code2, code, out.String(), errOut.String())
+	}
+	// nothing to rewrite: the scan's load is the report's too
+	if loads, typed := pkgload.Counts(); loads != 2 || typed != 1 {
+		t.Errorf("second fix loaded packages %d times, %d of them type-checked; want 2 and 1 (the scan's graph + types, reused by the report)", loads, typed)
 	}
 	after := fixSnapshot(t, dir)
 	for p, c := range after {
