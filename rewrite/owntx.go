@@ -387,6 +387,12 @@ type sqlcNew struct {
 	ctx    string
 	acc    string
 	args   []ast.Expr // New's arguments to wrap
+	// fields are the Queries kept in a field (r.q) that the calls go
+	// through: each becomes New(outbox.SQL(ctx, r.db)) on the handle the
+	// repository holds (holders, in the same order), sqlc's New in newPkg
+	fields  []*ast.SelectorExpr
+	holders []string
+	newPkg  string
 }
 
 // findSqlcNew follows the write from the generated Queries method to the
@@ -427,6 +433,26 @@ func (s *unitSession) findSqlcNew(meet funcDecl, f dualwrite.Finding, gen funcDe
 		}
 		arg := sqlcNewArg(info, caller.decl.Body, sel.X)
 		if arg == nil {
+			// Queries kept in a field, built from a handle the repository
+			// holds too: the call goes through New(outbox.SQL(ctx, r.db))
+			if fsel, ok := ast.Unparen(sel.X).(*ast.SelectorExpr); ok {
+				if fld, ok := info.Uses[fsel.Sel].(*types.Var); ok && fld.IsField() {
+					holder, acc, w := s.sqlcHolder(caller, fsel, fld, gen)
+					if w != "" {
+						why = w
+						return false
+					}
+					if sq.acc != "" && sq.acc != acc {
+						why = "sqlc's Queries in " + shortName(caller.fn.FullName()) + " is built on two kinds of handle"
+						return false
+					}
+					sq.acc = acc
+					sq.fields = append(sq.fields, fsel)
+					sq.holders = append(sq.holders, holder)
+					sq.newPkg = gen.fn.Pkg().Path()
+					return true
+				}
+			}
 			why = "sqlc's Queries in " + shortName(caller.fn.FullName()) + " is not built there with New(db): build it with New(outbox.SQL(ctx, db)) in the function, or bind it to the unit's transaction with WithTx"
 			return false
 		}
@@ -446,7 +472,7 @@ func (s *unitSession) findSqlcNew(meet funcDecl, f dualwrite.Finding, gen funcDe
 	if why != "" {
 		return nil, why
 	}
-	if len(sq.args) == 0 {
+	if len(sq.args) == 0 && len(sq.fields) == 0 {
 		return nil, ""
 	}
 	if sq.ctx == "" {
@@ -511,6 +537,16 @@ func (sq *sqlcNew) apply(s *unitSession) error {
 		}
 		call := &dst.CallExpr{Fun: &dst.Ident{Name: sq.acc, Path: s.opts.OutboxPkg}, Args: []dst.Expr{dst.NewIdent(sq.ctx), dst.Clone(da).(dst.Expr)}}
 		replaceExpr(uf.df, da, call)
+	}
+	for i, fsel := range sq.fields {
+		df, ok := uf.dec.Dst.Nodes[fsel].(*dst.SelectorExpr)
+		if !ok {
+			return errManual("sqlc's Queries field is not in the decorated file")
+		}
+		// r.q.CreateOrder(ctx, ...) -> db.New(outbox.SQL(ctx, r.db)).CreateOrder(ctx, ...)
+		holder := &dst.SelectorExpr{X: dst.Clone(df.X).(dst.Expr), Sel: dst.NewIdent(sq.holders[i])}
+		acc := &dst.CallExpr{Fun: &dst.Ident{Name: sq.acc, Path: s.opts.OutboxPkg}, Args: []dst.Expr{dst.NewIdent(sq.ctx), holder}}
+		replaceExpr(uf.df, df, &dst.CallExpr{Fun: &dst.Ident{Name: "New", Path: sq.newPkg}, Args: []dst.Expr{acc}})
 	}
 	s.done[sq.caller.decl] = true
 	return nil

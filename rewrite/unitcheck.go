@@ -408,38 +408,12 @@ func (s *unitSession) poolSource(obj types.Object, depth int) types.Object {
 // expression that is not a variable), over the loaded packages.
 func (s *unitSession) assignedTo(field *types.Var) []types.Object {
 	var out []types.Object
-	for _, p := range s.syntaxPkgs() {
-		info := p.TypesInfo
-		for _, f := range p.Syntax {
-			ast.Inspect(f, func(n ast.Node) bool {
-				switch x := n.(type) {
-				case *ast.CompositeLit:
-					for i, e := range x.Elts {
-						if kv, ok := e.(*ast.KeyValueExpr); ok {
-							if id, ok := kv.Key.(*ast.Ident); ok && info.Uses[id] == field {
-								out = append(out, handleObj(info, kv.Value))
-							}
-							continue
-						}
-						// positional: the i-th field of the struct
-						if st, ok := info.TypeOf(x).Underlying().(*types.Struct); ok && i < st.NumFields() && st.Field(i) == field {
-							out = append(out, handleObj(info, e))
-						}
-					}
-				case *ast.AssignStmt:
-					for i, l := range x.Lhs {
-						if sel, ok := l.(*ast.SelectorExpr); ok && info.Uses[sel.Sel] == field {
-							if len(x.Rhs) != len(x.Lhs) {
-								out = append(out, nil)
-							} else {
-								out = append(out, handleObj(info, x.Rhs[i]))
-							}
-						}
-					}
-				}
-				return true
-			})
+	for _, a := range s.assignedExprs(field) {
+		if a.e == nil {
+			out = append(out, nil)
+			continue
 		}
+		out = append(out, handleObj(a.info, a.e))
 	}
 	return out
 }
@@ -624,4 +598,101 @@ func firstUse(d funcDecl, obj types.Object) ast.Expr {
 		return d.decl.Name
 	}
 	return found
+}
+
+// sqlcHolder finds, for sqlc's Queries kept in a field (r.q), the handle
+// field of the same struct it was built from: every assignment of the field
+// is the generated package's New(x), and the struct holds a handle the unit
+// has an accessor for that is shown to share x's pool. It returns that
+// field's name and accessor, or why the Queries cannot join the unit.
+func (s *unitSession) sqlcHolder(caller funcDecl, fsel *ast.SelectorExpr, fld *types.Var, gen funcDecl) (string, string, string) {
+	info := caller.pkg.TypesInfo
+	where := shortName(caller.fn.FullName()) + " (" + caller.at(fsel) + ")"
+	var built []types.Object
+	for _, a := range s.assignedExprs(fld) {
+		c, ok := ast.Unparen(a.e).(*ast.CallExpr)
+		var fn *types.Func
+		if ok {
+			fn, _ = typeutil.Callee(a.info, c).(*types.Func)
+		}
+		if fn == nil || fn.Name() != "New" || fn.Signature().Recv() != nil || fn.Pkg() != gen.fn.Pkg() || len(c.Args) != 1 {
+			return "", "", "sqlc's Queries in " + where + " is the field " + nodeText(caller, fsel) + ", which is assigned something other than New(db): build it with New(outbox.SQL(ctx, db)) where it is called, or bind it to the unit's transaction with WithTx"
+		}
+		obj := handleObj(a.info, c.Args[0])
+		if obj == nil {
+			return "", "", "sqlc's Queries in " + where + " is the field " + nodeText(caller, fsel) + ", built with New on an expression fix cannot follow to a handle"
+		}
+		built = append(built, obj)
+	}
+	if len(built) == 0 {
+		return "", "", "sqlc's Queries in " + where + " is the field " + nodeText(caller, fsel) + ", never assigned here: fix cannot see what it is built on"
+	}
+	t := info.TypeOf(fsel.X)
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if ok {
+		for i := 0; i < st.NumFields(); i++ {
+			h := st.Field(i)
+			acc := s.accessor(h.Type())
+			if acc != "SQL" && acc != "Sqlx" {
+				continue
+			}
+			shared := true
+			for _, b := range built {
+				shared = shared && s.sharesPool(h, b)
+			}
+			if shared {
+				return h.Name(), acc, ""
+			}
+		}
+	}
+	return "", "", "sqlc's Queries in " + where + " is the field " + nodeText(caller, fsel) + ", and the repository holds no *sql.DB shown to be the pool it was built on: keep that handle in the repository too (fix then calls New(outbox.SQL(ctx, db)) there), or bind Queries to the unit's transaction with WithTx"
+}
+
+// assignedExpr is an expression assigned to a field, with its package's
+// type information.
+type assignedExpr struct {
+	info *types.Info
+	e    ast.Expr
+}
+
+// assignedExprs lists what every assignment to a field assigns over the
+// loaded packages (composite literals, keyed or not, and x.f = v).
+func (s *unitSession) assignedExprs(field *types.Var) []assignedExpr {
+	var out []assignedExpr
+	for _, p := range s.syntaxPkgs() {
+		info := p.TypesInfo
+		for _, f := range p.Syntax {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.CompositeLit:
+					for i, e := range x.Elts {
+						if kv, ok := e.(*ast.KeyValueExpr); ok {
+							if id, ok := kv.Key.(*ast.Ident); ok && info.Uses[id] == field {
+								out = append(out, assignedExpr{info, kv.Value})
+							}
+							continue
+						}
+						if st, ok := info.TypeOf(x).Underlying().(*types.Struct); ok && i < st.NumFields() && st.Field(i) == field {
+							out = append(out, assignedExpr{info, e})
+						}
+					}
+				case *ast.AssignStmt:
+					for i, l := range x.Lhs {
+						if sel, ok := l.(*ast.SelectorExpr); ok && info.Uses[sel.Sel] == field {
+							var e ast.Expr
+							if len(x.Rhs) == len(x.Lhs) {
+								e = x.Rhs[i]
+							}
+							out = append(out, assignedExpr{info, e})
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return out
 }
