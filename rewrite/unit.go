@@ -62,6 +62,13 @@ type unitSession struct {
 	withSyntax []*packages.Package
 	// wrappedSel are the handle selectors already wrapped in outbox.X(ctx, h)
 	wrappedSel map[*ast.SelectorExpr]bool
+	// caches of the checks in unitcheck.go
+	writesCache map[*ast.FuncDecl][]writeSite
+	implCache   map[*types.Func][]funcDecl
+	byMethod    map[string][]string
+	params      map[*types.Var]funcDecl
+	assigned    map[*types.Var][]assignedExpr
+	callsOf     map[*types.Func][]assignedExpr
 }
 
 type funcDecl struct {

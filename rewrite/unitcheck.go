@@ -274,6 +274,18 @@ type writeSite struct {
 // packages). Writes on a transaction handle are left out: the code's own
 // transactions are findOwnTx's.
 func (s *unitSession) writesFrom(meet funcDecl) []writeSite {
+	if out, ok := s.writesCache[meet.decl]; ok {
+		return out
+	}
+	if s.writesCache == nil {
+		s.writesCache = map[*ast.FuncDecl][]writeSite{}
+	}
+	out := s.walkWrites(meet)
+	s.writesCache[meet.decl] = out
+	return out
+}
+
+func (s *unitSession) walkWrites(meet funcDecl) []writeSite {
 	var out []writeSite
 	seen := map[*ast.FuncDecl]bool{}
 	var visit func(d funcDecl, path []string)
@@ -332,13 +344,21 @@ func (s *unitSession) callees(fn *types.Func) []funcDecl {
 	if !ok {
 		return nil
 	}
-	var names []string
-	for name, d := range s.decls {
-		if d.fn.Name() == fn.Name() && d.fn.Signature().Recv() != nil {
-			names = append(names, name)
+	if out, ok := s.implCache[fn]; ok {
+		return out
+	}
+	if s.byMethod == nil {
+		s.byMethod = map[string][]string{}
+		for name, d := range s.decls {
+			if d.fn.Signature().Recv() != nil {
+				s.byMethod[d.fn.Name()] = append(s.byMethod[d.fn.Name()], name)
+			}
+		}
+		for _, names := range s.byMethod {
+			sort.Strings(names)
 		}
 	}
-	sort.Strings(names)
+	names := s.byMethod[fn.Name()]
 	var out []funcDecl
 	for _, name := range names {
 		d := s.decls[name]
@@ -354,6 +374,10 @@ func (s *unitSession) callees(fn *types.Func) []funcDecl {
 			out = append(out, d)
 		}
 	}
+	if s.implCache == nil {
+		s.implCache = map[*types.Func][]funcDecl{}
+	}
+	s.implCache[fn] = out
 	return out
 }
 
@@ -420,13 +444,17 @@ func (s *unitSession) assignedTo(field *types.Var) []types.Object {
 
 // paramOf is the function a parameter belongs to, nil when v is none.
 func (s *unitSession) paramOf(v *types.Var) *funcDecl {
-	for _, d := range s.decls {
-		params := d.fn.Signature().Params()
-		for i := 0; i < params.Len(); i++ {
-			if params.At(i) == v {
-				return &d
+	if s.params == nil {
+		s.params = map[*types.Var]funcDecl{}
+		for _, d := range s.decls {
+			params := d.fn.Signature().Params()
+			for i := 0; i < params.Len(); i++ {
+				s.params[params.At(i)] = d
 			}
 		}
+	}
+	if d, ok := s.params[v]; ok {
+		return &d
 	}
 	return nil
 }
@@ -442,27 +470,69 @@ func (s *unitSession) argsFor(v *types.Var) []types.Object {
 			idx = i
 		}
 	}
+	s.index()
 	var out []types.Object
+	for _, c := range s.callsOf[d.fn] {
+		call := c.e.(*ast.CallExpr)
+		if idx < len(call.Args) && !call.Ellipsis.IsValid() {
+			out = append(out, handleObj(c.info, call.Args[idx]))
+		} else {
+			out = append(out, nil)
+		}
+	}
+	return out
+}
+
+// index walks the loaded syntax once: the assignments to every field
+// (composite literals, keyed or not, and x.f = v) and the calls of every
+// function.
+func (s *unitSession) index() {
+	if s.assigned != nil {
+		return
+	}
+	s.assigned = map[*types.Var][]assignedExpr{}
+	s.callsOf = map[*types.Func][]assignedExpr{}
 	for _, p := range s.syntaxPkgs() {
 		info := p.TypesInfo
 		for _, f := range p.Syntax {
 			ast.Inspect(f, func(n ast.Node) bool {
-				c, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && fn == d.fn {
-					if idx < len(c.Args) && !c.Ellipsis.IsValid() {
-						out = append(out, handleObj(info, c.Args[idx]))
-					} else {
-						out = append(out, nil)
+				switch x := n.(type) {
+				case *ast.CallExpr:
+					if fn, ok := typeutil.Callee(info, x).(*types.Func); ok {
+						s.callsOf[fn] = append(s.callsOf[fn], assignedExpr{info, x})
+					}
+				case *ast.CompositeLit:
+					st, _ := info.TypeOf(x).Underlying().(*types.Struct)
+					for i, e := range x.Elts {
+						if kv, ok := e.(*ast.KeyValueExpr); ok {
+							if id, ok := kv.Key.(*ast.Ident); ok {
+								if fld, ok := info.Uses[id].(*types.Var); ok && fld.IsField() {
+									s.assigned[fld] = append(s.assigned[fld], assignedExpr{info, kv.Value})
+								}
+							}
+							continue
+						}
+						if st != nil && i < st.NumFields() {
+							s.assigned[st.Field(i)] = append(s.assigned[st.Field(i)], assignedExpr{info, e})
+						}
+					}
+				case *ast.AssignStmt:
+					for i, l := range x.Lhs {
+						if sel, ok := l.(*ast.SelectorExpr); ok {
+							if fld, ok := info.Uses[sel.Sel].(*types.Var); ok && fld.IsField() {
+								var e ast.Expr
+								if len(x.Rhs) == len(x.Lhs) {
+									e = x.Rhs[i]
+								}
+								s.assigned[fld] = append(s.assigned[fld], assignedExpr{info, e})
+							}
+						}
 					}
 				}
 				return true
 			})
 		}
 	}
-	return out
 }
 
 // syntaxPkgs are the loaded packages with syntax and types.
@@ -661,38 +731,6 @@ type assignedExpr struct {
 // assignedExprs lists what every assignment to a field assigns over the
 // loaded packages (composite literals, keyed or not, and x.f = v).
 func (s *unitSession) assignedExprs(field *types.Var) []assignedExpr {
-	var out []assignedExpr
-	for _, p := range s.syntaxPkgs() {
-		info := p.TypesInfo
-		for _, f := range p.Syntax {
-			ast.Inspect(f, func(n ast.Node) bool {
-				switch x := n.(type) {
-				case *ast.CompositeLit:
-					for i, e := range x.Elts {
-						if kv, ok := e.(*ast.KeyValueExpr); ok {
-							if id, ok := kv.Key.(*ast.Ident); ok && info.Uses[id] == field {
-								out = append(out, assignedExpr{info, kv.Value})
-							}
-							continue
-						}
-						if st, ok := info.TypeOf(x).Underlying().(*types.Struct); ok && i < st.NumFields() && st.Field(i) == field {
-							out = append(out, assignedExpr{info, e})
-						}
-					}
-				case *ast.AssignStmt:
-					for i, l := range x.Lhs {
-						if sel, ok := l.(*ast.SelectorExpr); ok && info.Uses[sel.Sel] == field {
-							var e ast.Expr
-							if len(x.Rhs) == len(x.Lhs) {
-								e = x.Rhs[i]
-							}
-							out = append(out, assignedExpr{info, e})
-						}
-					}
-				}
-				return true
-			})
-		}
-	}
-	return out
+	s.index()
+	return s.assigned[field]
 }
