@@ -130,7 +130,7 @@ func (s *unitSession) findOwnTx(meet funcDecl, f dualwrite.Finding) (ot *ownTx, 
 func (ot *ownTx) collect(begins map[types.Object][]*ast.CallExpr) string {
 	for obj, bs := range begins {
 		ot.calls = append(ot.calls, bs...)
-		ends, why := txEnds(ot.owner.pkg.TypesInfo, ot.owner.decl.Body, obj, bs)
+		ends, why := txEnds(ot.owner, obj, bs)
 		if why != "" {
 			return why
 		}
@@ -281,7 +281,8 @@ func txBehind(info *types.Info, body *ast.BlockStmt, e ast.Expr, begins map[type
 // txEnds returns the Commit and Rollback calls on a begun transaction, or
 // why it cannot join the unit: every use must be a method call on it or
 // an argument to WithTx/New (sqlc), so that fix sees where it ends.
-func txEnds(info *types.Info, body *ast.BlockStmt, tx types.Object, begins []*ast.CallExpr) ([]*ast.CallExpr, string) {
+func txEnds(owner funcDecl, tx types.Object, begins []*ast.CallExpr) ([]*ast.CallExpr, string) {
+	info, body := owner.pkg.TypesInfo, owner.decl.Body
 	ok := map[*ast.Ident]bool{}
 	var ends []*ast.CallExpr
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -314,7 +315,7 @@ func txEnds(info *types.Info, body *ast.BlockStmt, tx types.Object, begins []*as
 	why := ""
 	ast.Inspect(body, func(n ast.Node) bool {
 		if id, isID := n.(*ast.Ident); isID && why == "" && objOf(info, id) == tx && !ok[id] {
-			why = "the transaction " + tx.Name() + " is passed on, stored or returned: fix cannot see where it commits"
+			why = "the transaction " + tx.Name() + " that " + shortName(owner.fn.FullName()) + " begins is passed on, stored or returned (" + owner.at(id) + "): fix cannot see where it commits"
 		}
 		return why == ""
 	})
