@@ -200,6 +200,11 @@ func (c *Catalog) Lookup(name string) (*Entry, bool) {
 // that writes, publishes or runs transactions (not only Later rows).
 func (c *Catalog) HasPackage(path string) bool { return c.pkgs[path] && !c.laterOnly[path] }
 
+// Declares reports whether the catalog has rows for the package at path
+// (a client, a router or scheduler): how it runs the closures it is given
+// is the rows' to say, not what its bodies look like.
+func (c *Catalog) Declares(path string) bool { return c.pkgs[path] }
+
 // IsClient reports whether path belongs to one of the catalogued client
 // libraries; the analyzer trusts the rows for those and does not look inside.
 func (c *Catalog) IsClient(path string) bool {

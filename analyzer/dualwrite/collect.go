@@ -1236,7 +1236,7 @@ func registrationName(fn *types.Func) bool {
 // register records what a closure registered with a dispatcher publishes.
 func (c *collector) register(fn *types.Func, lit *ast.FuncLit) {
 	tn := recvTypeName(fn.Signature().Recv())
-	if tn == nil || c.dispatch == nil {
+	if tn == nil || c.dispatch == nil || c.libraryType(tn) {
 		return
 	}
 	if _, done := c.dispatch[tn]; done {
@@ -1267,7 +1267,7 @@ func (c *collector) registerFunc(fn *types.Func, arg ast.Expr) {
 	}
 	handler, ok := c.info.Uses[id].(*types.Func)
 	tn := recvTypeName(fn.Signature().Recv())
-	if !ok || tn == nil || c.dispatch == nil || c.effectsOf == nil {
+	if !ok || tn == nil || c.dispatch == nil || c.effectsOf == nil || c.libraryType(tn) {
 		return
 	}
 	if _, done := c.dispatch[tn]; done {
@@ -1292,6 +1292,13 @@ func (c *collector) dynamicCall(call *ast.CallExpr, wc wctx) {
 		out.Handle = HandleInternal
 		c.add(evPublish, call.Pos(), call.Rparen, &out, nil, nil, wc)
 	}
+}
+
+// libraryType: a type of a package the catalog has rows for (gin's
+// RouterGroup, a scheduler): its rows say what registering with it means,
+// so it is never taken for a dispatcher that runs what was registered.
+func (c *collector) libraryType(tn *types.TypeName) bool {
+	return tn.Pkg() != nil && c.cat.Declares(tn.Pkg().Path())
 }
 
 func recvTypeName(recv types.Object) *types.TypeName {

@@ -19,7 +19,10 @@ type IRoutes interface {
 	Match([]string, string, ...HandlerFunc) IRoutes
 }
 
-type RouterGroup struct{ handlers []HandlerFunc }
+type RouterGroup struct {
+	handlers []HandlerFunc
+	debug    func(string)
+}
 
 func (g *RouterGroup) add(h []HandlerFunc) IRoutes { g.handlers = append(g.handlers, h...); return g }
 
@@ -38,3 +41,17 @@ func (g *RouterGroup) Match(m []string, p string, h ...HandlerFunc) IRoutes { re
 type Engine struct{ RouterGroup }
 
 func New() *Engine { return &Engine{} }
+
+// Group makes a sub-group whose routes run h first (not a catalog row: its
+// body shows it stores them); combine calls the debug hook, a func field,
+// as gin's route printing does.
+func (g *RouterGroup) Group(p string, h ...HandlerFunc) *RouterGroup {
+	return &RouterGroup{handlers: g.combine(h), debug: g.debug}
+}
+
+func (g *RouterGroup) combine(h []HandlerFunc) []HandlerFunc {
+	if g.debug != nil {
+		g.debug("combine")
+	}
+	return append(append([]HandlerFunc{}, g.handlers...), h...)
+}
