@@ -281,7 +281,10 @@ func goTest(t *testing.T, dir string, env []string, what string) {
 // TestConsumerGlueAgainstBrokers renders the inbox for five brokers and runs
 // testdata/brokertest.go.tmpl against the machine's NATS JetStream, RabbitMQ
 // and Redis, Kafka in-process (kfake) and Pub/Sub (pstest), each with its own PostgreSQL
-// database, in one go test over one temporary module.
+// database, and the first four again on MariaDB (the serialization-failure
+// test), in one go test over one temporary module. OUTBOXIFY_LONG=1 (passed
+// through) runs the outage test at full size: 5,000 messages over 50
+// aggregates, a 10 s outage.
 func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
@@ -299,10 +302,23 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	tmpl := template.Must(template.New("brokertest").Delims("[[", "]]").Parse(string(tmplText)))
 	const mod = "example.com/brokertest"
 	files := map[string][]byte{}
+	type variant struct{ broker, db string }
+	var variants []variant
 	for _, broker := range []string{"jetstream", "amqp091", "redis", "franz-go", "pubsub"} {
+		variants = append(variants, variant{broker, "postgres"})
+	}
+	// MariaDB: the serialization-failure test only (SIGNAL SQLSTATE '40001').
+	for _, broker := range []string{"jetstream", "amqp091", "redis", "franz-go"} {
+		variants = append(variants, variant{broker, "mysql"})
+	}
+	for _, v := range variants {
+		broker := v.broker
 		name := strings.ReplaceAll(broker, "-", "")
-		cfg := templates.Config{Module: mod + "/" + name, DB: "postgres", Driver: "database/sql", Broker: broker}
-		dsn := migratedDB(t, templates.Config{Module: cfg.Module, DB: "postgres", Migrations: "sql", Notify: "off"})
+		if v.db != "postgres" {
+			name += v.db
+		}
+		cfg := templates.Config{Module: mod + "/" + name, DB: v.db, Driver: "database/sql", Broker: broker}
+		dsn := migratedDB(t, templates.Config{Module: cfg.Module, DB: v.db, Migrations: "sql", Notify: "off"})
 		rendered, err := templates.Render(cfg, "inbox")
 		if err != nil {
 			t.Fatal(err)
@@ -313,7 +329,7 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 		envVar := "OUTBOXIFY_BROKERTEST_" + strings.ToUpper(name)
 		env = append(env, envVar+"="+dsn)
 		var b bytes.Buffer
-		if err := tmpl.Execute(&b, map[string]string{"Broker": broker, "Module": cfg.Module, "EnvVar": envVar}); err != nil {
+		if err := tmpl.Execute(&b, map[string]string{"Broker": broker, "DB": v.db, "Module": cfg.Module, "EnvVar": envVar}); err != nil {
 			t.Fatal(err)
 		}
 		files[name+"/brokertest/broker_test.go"] = b.Bytes()
