@@ -278,9 +278,10 @@ func goTest(t *testing.T, dir string, env []string, what string) {
 	}
 }
 
-// TestConsumerGlueAgainstBrokers renders the inbox for five brokers and runs
+// TestConsumerGlueAgainstBrokers renders the inbox for six brokers and runs
 // testdata/brokertest.go.tmpl against the machine's NATS JetStream, RabbitMQ
-// and Redis, Kafka in-process (kfake) and Pub/Sub (pstest), each with its own PostgreSQL
+// and Redis, Kafka in-process (kfake), Pub/Sub (pstest) and SQS FIFO (an
+// in-test fake of its JSON protocol), each with its own PostgreSQL
 // database, and the first four again on MariaDB (the serialization-failure
 // test), in one go test over one temporary module. OUTBOXIFY_LONG=1 (passed
 // through) runs the outage test at full size: 5,000 messages over 50
@@ -304,7 +305,7 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	files := map[string][]byte{}
 	type variant struct{ broker, db string }
 	var variants []variant
-	for _, broker := range []string{"jetstream", "amqp091", "redis", "franz-go", "pubsub"} {
+	for _, broker := range []string{"jetstream", "amqp091", "redis", "franz-go", "pubsub", "sqs"} {
 		variants = append(variants, variant{broker, "postgres"})
 	}
 	// MariaDB: the serialization-failure test only (SIGNAL SQLSTATE '40001').
