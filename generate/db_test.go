@@ -262,9 +262,9 @@ func TestWriterAndInboxAgainstDatabases(t *testing.T) {
 
 // goTest runs go test over a temporary module with env added, logs each
 // test's result lines and fails with the whole output on failure.
-func goTest(t *testing.T, dir string, env []string, what string) {
+func goTest(t *testing.T, dir string, env []string, what string, args ...string) {
 	t.Helper()
-	cmd := exec.Command("go", "test", "-count=1", "-v", "./...")
+	cmd := exec.Command("go", append([]string{"test", "-count=1", "-v"}, append(args, "./...")...)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"), env...)
 	out, err := cmd.CombinedOutput()
@@ -285,7 +285,9 @@ func goTest(t *testing.T, dir string, env []string, what string) {
 // database, and the first four again on MariaDB (the serialization-failure
 // test), in one go test over one temporary module. OUTBOXIFY_LONG=1 (passed
 // through) runs the outage test at full size: 5,000 messages over 50
-// aggregates, a 10 s outage.
+// aggregates, a 10 s outage. OUTBOXIFY_GLUE_BROKERS (a comma-separated list
+// such as franz-go,sqs) and OUTBOXIFY_GLUE_RUN (a -run pattern for the
+// generated tests) narrow a run.
 func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
@@ -312,8 +314,17 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 	for _, broker := range []string{"jetstream", "amqp091", "redis", "franz-go"} {
 		variants = append(variants, variant{broker, "mysql"})
 	}
+	only := map[string]bool{}
+	if v := os.Getenv("OUTBOXIFY_GLUE_BROKERS"); v != "" {
+		for _, b := range strings.Split(v, ",") {
+			only[b] = true
+		}
+	}
 	for _, v := range variants {
 		broker := v.broker
+		if len(only) > 0 && !only[broker] {
+			continue
+		}
 		name := strings.ReplaceAll(broker, "-", "")
 		if v.db != "postgres" {
 			name += v.db
@@ -335,7 +346,11 @@ func TestConsumerGlueAgainstBrokers(t *testing.T) {
 		}
 		files[name+"/brokertest/broker_test.go"] = b.Bytes()
 	}
-	goTest(t, testmod.New(t, mod, files), env, "generated consumer glue tests")
+	var args []string
+	if run := os.Getenv("OUTBOXIFY_GLUE_RUN"); run != "" {
+		args = append(args, "-run", run)
+	}
+	goTest(t, testmod.New(t, mod, files), env, "generated consumer glue tests", args...)
 }
 
 // TestUnitOfWorkAgainstDatabases renders the outbox writer (with its unit of
