@@ -205,24 +205,11 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	if !ok {
 		return nil, "the publisher wrapper's body is not among the loaded packages"
 	}
-	wctx := ctxParam(wrap.pkg.TypesInfo, wrap.decl.Type)
-	if wctx == "" {
-		return nil, "the publisher wrapper " + shortName(wrap.fn.FullName()) + " has no context.Context parameter: the unit cannot reach its broker call"
+	wp, why := s.checkWrapper(wrap, f.Publish.Name)
+	if why != "" {
+		return nil, why
 	}
-	var brokerCall *ast.CallExpr
-	n := 0
-	ast.Inspect(wrap.decl.Body, func(x ast.Node) bool {
-		if c, ok := x.(*ast.CallExpr); ok {
-			if fn, ok := typeutil.Callee(wrap.pkg.TypesInfo, c).(*types.Func); ok && fn.FullName() == f.Publish.Name {
-				brokerCall = c
-				n++
-			}
-		}
-		return true
-	})
-	if n != 1 {
-		return nil, fmt.Sprintf("the publisher wrapper %s makes %d broker calls: guard them by hand with outbox.Enqueue", shortName(wrap.fn.FullName()), n)
-	}
+	wrappers := []*wrapperPlan{wp}
 	// the unit travels in the context: it must reach the wrapper and the write
 	if why := s.ctxFlows(meet, append([]string{f.Func}, f.Publish.Via...), "the broker call"); why != "" {
 		return nil, why
@@ -230,28 +217,22 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	if why := s.ctxFlows(meet, append([]string{f.Func}, f.Write.Via...), "the write"); why != "" {
 		return nil, why
 	}
-	pub, ok := publishers[f.Publish.Name]
-	if !ok || pub.messages == nil {
-		return nil, "the broker call " + shortName(f.Publish.Name) + " cannot be mapped to an outbox row here"
-	}
-	// The expression that yields the publish's error: the call, or the end
-	// of its result chain (XAdd(...).Err(), ProduceSync(...).FirstErr()).
-	guarded := ast.Expr(brokerCall)
-	if len(pub.chain) > 0 {
-		guarded = chainEnd(wrap.decl.Body, brokerCall, pub.chain)
-		if guarded == nil {
-			return nil, "the broker call's result is not checked through " + strings.Join(pub.chain, "/") + "(): guard it by hand with outbox.Enqueue"
+	// the wrapper's sibling implementations behind the same interface
+	// method run in the unit too (another service instance wired with
+	// them): each one's broker call is guarded, or the finding stays manual
+	for _, sib := range s.siblingWrappers(f.Publish.Via) {
+		name, why := s.directPublish(sib.d, sib.im)
+		if why != "" {
+			return nil, why
 		}
-	}
-	// A (T, error) broker call whose T is dropped (`_, err := js.Publish(...)`)
-	// is guarded as a statement: `err := outbox.Enqueue(..., func(ctx) error
-	// { _, err := js.Publish(...); return err })`.
-	var dropped *ast.AssignStmt
-	if t := wrap.pkg.TypesInfo.TypeOf(guarded); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
-		dropped = droppedResult(wrap.pkg.TypesInfo, wrap.decl.Body, guarded)
-		if dropped == nil {
-			return nil, "the broker call's result is more than an error (offsets, acks) and the publisher wrapper " + shortName(wrap.fn.FullName()) + " uses it (" + wrap.at(brokerCall) + ")"
+		if name == "" {
+			continue // it publishes nothing: nothing to guard
 		}
+		sp, why := s.checkWrapper(sib.d, name)
+		if why != "" {
+			return nil, "another implementation of the publisher: " + why
+		}
+		wrappers = append(wrappers, sp)
 	}
 	// a transaction the code begins itself on the write's path joins the
 	// unit; otherwise the repository's handle does
@@ -375,7 +356,10 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	return func() error {
 		// functions the per-function strategies edited are left to a second
 		// run: their trees no longer match the loaded syntax there
-		decls := []funcDecl{wrap, repo, meet}
+		decls := []funcDecl{repo, meet}
+		for _, w := range wrappers {
+			decls = append(decls, w.wrap)
+		}
 		for _, e := range extras {
 			decls = append(decls, e.d)
 		}
@@ -394,67 +378,11 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			files = append(files, d.file)
 		}
 		s.touched = append(s.touched, files)
-		// the wrapper: guard its broker call (once per wrapper)
-		if !s.done[wrap.decl] {
-			uf, err := s.fileOf(wrap)
-			if err != nil {
+		// the wrapper and its siblings: guard their broker calls (once per wrapper)
+		for _, w := range wrappers {
+			if err := s.guard(w); err != nil {
 				return err
 			}
-			x := &extractor{info: wrap.pkg.TypesInfo, dec: uf.dec, body: wrap.decl.Body}
-			msgs, why := pub.messages(x, brokerCall)
-			if why != "" || len(msgs) != 1 {
-				if why == "" {
-					why = "the broker call sends several messages"
-				}
-				return errManual("in the publisher wrapper " + shortName(wrap.fn.FullName()) + " (" + wrap.at(brokerCall) + "): " + why)
-			}
-			// no key, or one that is the destination itself (AMQP's routing key)
-			if m := msgs[0]; m.noKey || dstSrc(m.aggID) != "" && dstSrc(m.aggID) == dstSrc(m.aggType) {
-				s.noKey[wrap.decl] = noKeyNote(dstSrc(msgs[0].aggType))
-			}
-			dc, ok := uf.dec.Dst.Nodes[guarded].(*dst.CallExpr)
-			if !ok {
-				return errManual("the broker call is not in the decorated file")
-			}
-			inner := dst.Clone(dc).(*dst.CallExpr)
-			body := []dst.Stmt{&dst.ReturnStmt{Results: []dst.Expr{inner}}}
-			if dropped != nil {
-				errName := dropped.Lhs[len(dropped.Lhs)-1].(*ast.Ident).Name
-				var lhs []dst.Expr
-				for range dropped.Lhs[1:] {
-					lhs = append(lhs, dst.NewIdent("_"))
-				}
-				body = []dst.Stmt{
-					&dst.AssignStmt{Lhs: append(lhs, dst.NewIdent(errName)), Tok: token.DEFINE, Rhs: []dst.Expr{inner}},
-					&dst.ReturnStmt{Results: []dst.Expr{dst.NewIdent(errName)}},
-				}
-			}
-			for _, st := range body {
-				st.Decorations().Before = dst.NewLine // the direct call on a line of its own
-				st.Decorations().After = dst.NewLine
-			}
-			guard := &dst.CallExpr{
-				Fun: &dst.Ident{Name: "Enqueue", Path: s.opts.OutboxPkg},
-				Args: []dst.Expr{
-					dst.NewIdent(wctx),
-					messageLit(s.opts.OutboxPkg, x.finish(msgs[0])),
-					&dst.FuncLit{
-						Type: ctxFuncType(wctx),
-						Body: &dst.BlockStmt{List: body},
-					},
-				},
-			}
-			if dropped != nil {
-				da, ok := uf.dec.Dst.Nodes[dropped].(*dst.AssignStmt)
-				if !ok {
-					return errManual("the broker call's statement is not in the decorated file")
-				}
-				da.Lhs = da.Lhs[len(da.Lhs)-1:]
-				da.Rhs = []dst.Expr{guard}
-			} else {
-				replaceCall(dc, guard)
-			}
-			s.done[wrap.decl] = true
 		}
 		// the code's own transaction joins the unit; or sqlc's Queries is
 		// built on the unit's handle
@@ -545,8 +473,16 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 		if own && sq == nil {
 			r.extra = append(r.extra, ownTxNote)
 		}
-		if n := s.noKey[wrap.decl]; n != "" {
-			r.extra = append(r.extra, n)
+		for i, w := range wrappers {
+			if n := s.noKey[w.wrap.decl]; n != "" {
+				if i > 0 { // a sibling implementation: name it
+					n = strings.Replace(n, "the publisher's messages", "the messages of "+shortName(w.wrap.fn.FullName())+" (another implementation of the publisher)", 1)
+				}
+				r.extra = append(r.extra, n)
+			}
+		}
+		for _, w := range wrappers[1:] {
+			r.extra = append(r.extra, "another implementation of the publisher interface, "+shortName(w.wrap.fn.FullName())+" ("+w.wrap.at(w.brokerCall)+"), is guarded too: a call through the interface may run it in the unit")
 		}
 		uf.replaced = append(uf.replaced, r)
 		return nil
