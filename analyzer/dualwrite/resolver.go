@@ -374,10 +374,13 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 			both = true
 		}
 		out.Relay = out.Relay || e.Relay
-		if out.Write == nil && e.Write != nil {
+		// a call may run any implementation: one whose write is outside
+		// the unit of work, or whose publish is not guarded, wins over one
+		// that joins the unit (a rewrite that missed an implementation)
+		if e.Write != nil && (out.Write == nil || out.Write.Unit && !e.Write.Unit) {
 			out.Write = e.Write.through(name, true, e.Write.Handle)
 		}
-		if out.Publish == nil && e.Publish != nil {
+		if e.Publish != nil && (out.Publish == nil || out.Publish.Guarded && !e.Publish.Guarded) {
 			out.Publish = e.Publish.through(name, true, e.Publish.Handle)
 		}
 		if out.Outbox == nil && e.Outbox != nil {

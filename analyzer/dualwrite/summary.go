@@ -14,7 +14,11 @@ func (c *collector) summarize() *Effects {
 		switch ev.kind {
 		case evWrite:
 			async := ev.async == asyncGo
-			if out.Write != nil && (!out.Write.Covered || c.covered(ev)) && !(out.Write.Async && !async) {
+			// a write outside the unit of work after one through its
+			// accessor: a caller's unit does not hold it (a rewrite that
+			// lost one accessor of two)
+			escapes := out.Write != nil && out.Write.Unit && !ev.eff.Unit && !(async && !out.Write.Async)
+			if out.Write != nil && (!out.Write.Covered || c.covered(ev)) && !(out.Write.Async && !async) && !escapes {
 				continue // the first write, but one on the caller's path over one in a goroutine
 			}
 			e := *ev.eff
@@ -29,7 +33,9 @@ func (c *collector) summarize() *Effects {
 			e.Async = async
 			out.Write = &e
 		case evPublish:
-			if out.Publish != nil || ev.errPath || c.relay {
+			// an unguarded publish wins over a guarded one: inside a
+			// caller's unit it is still a publish
+			if out.Publish != nil && !(out.Publish.Guarded && !ev.eff.Guarded) || ev.errPath || c.relay {
 				continue
 			}
 			e := *ev.eff

@@ -32,12 +32,35 @@ func (r *RawRepo) Create(ctx context.Context, id string) error {
 	return err
 }
 
+// HalfRepo lost the accessor on its second write only: that write
+// autocommits on the pool, outside the unit the first one joins.
+type HalfRepo struct{ db *sql.DB }
+
+func (r *HalfRepo) Create(ctx context.Context, id string) error {
+	if _, err := outbox.SQL(ctx, r.db).ExecContext(ctx, `INSERT INTO orders (id) VALUES ($1)`, id); err != nil {
+		return err
+	}
+	_, err := r.db.ExecContext(ctx, `INSERT INTO audit (id) VALUES ($1)`, id)
+	return err
+}
+
 // Events is the guarded publisher wrapper.
 type Events struct{ nc *nats.Conn }
 
 func (p *Events) Publish(ctx context.Context, subject, key string, body []byte) error {
 	return outbox.Enqueue(ctx, outbox.Message{AggregateType: subject, AggregateID: key, EventType: "OrderPlaced", Payload: body},
 		func(ctx context.Context) error { return p.nc.Publish(subject, body) })
+}
+
+// HalfEvents guards its first publish and lost the guard of its second.
+type HalfEvents struct{ nc *nats.Conn }
+
+func (p *HalfEvents) Publish(ctx context.Context, subject, key string, body []byte) error {
+	if err := outbox.Enqueue(ctx, outbox.Message{AggregateType: subject, AggregateID: key, EventType: "OrderPlaced", Payload: body},
+		func(ctx context.Context) error { return p.nc.Publish(subject, body) }); err != nil {
+		return err
+	}
+	return p.nc.Publish(subject+".audit", body)
 }
 
 // DirectEvents lost the guard.
@@ -119,6 +142,28 @@ type Service struct {
 	lost     *LostBeginRepo
 	events   *Events
 	direct   *DirectEvents
+	half     *HalfRepo
+	halfEv   *HalfEvents
+}
+
+// PlaceHalf: one of the repository's two writes is outside the unit.
+func (s *Service) PlaceHalf(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.half.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, "orders", id, []byte(id)) // want `OBX006`
+	})
+}
+
+// PlaceHalfEvents: one of the wrapper's two publishes is not guarded.
+func (s *Service) PlaceHalfEvents(ctx context.Context, id string) error {
+	return outbox.Run(ctx, func(ctx context.Context) error {
+		if err := s.repo.Create(ctx, id); err != nil {
+			return err
+		}
+		return s.halfEv.Publish(ctx, "orders", id, []byte(id)) // want `OBX003`
+	})
 }
 
 // PlaceOwnTx: the repository's own transaction joined the unit: clean.
