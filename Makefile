@@ -15,6 +15,8 @@ test:
 	$(GO) mod download
 	cd testdata/example && $(GO) mod download
 	cd analyzer/catalog/testdata/realclients && $(GO) mod download
+	@# the CLI scripts build offline too: every module their go.mod files reach
+	bash .ci/script-modules
 	$(GO) vet ./...
 	@# -json through testsummary: a line per package as usual, then one
 	@# summary line with the skipped tests grouped by what to start
