@@ -204,15 +204,9 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 		if w.kind != evWrite || w.pos == p.pos || !g.live(i) {
 			continue
 		}
-		if p.errPath && !within(w, p.errNode) {
-			// a publish in an error handler pairs only with a write
-			// that handler makes (a retry count, a failed status)
-			continue
-		}
-		if w.errPath && !p.errPath || w.async == asyncDefer && p.async != asyncDefer || alternatives(w, p) || otherGoroutine(w, p) {
+		if w.errPath && !p.errPath || w.async == asyncDefer && p.async != asyncDefer || alternatives(w, p) || offPath(w, p) {
 			// a write only on an error branch, or a deferred compensation,
-			// is not what a success path's publish announces; nor is a
-			// write a goroutine of its own makes
+			// is not what a success path's publish announces
 			continue
 		}
 		if r.c.covered(w) {
@@ -246,7 +240,7 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			w = after
 		}
 		if w < 0 && (p.async == asyncGo || p.async == asyncDefer) {
-			w = r.anyWrite(g, p)
+			w = r.anyWrite(g, pi)
 		}
 		if w >= 0 && (p.async != asyncRetry || !within(&evs[w], p.asyncNode)) {
 			r.report(RuleAsync, decl, p, &evs[w])
@@ -267,27 +261,26 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 }
 
 // anyWrite returns a live, uncovered write that is not part of the call
-// that publishes p and runs on p's path (not in another goroutine).
-func (r *reporter) anyWrite(g *order, p *event) int {
+// that publishes event pi and runs on its path (not in another goroutine).
+// Not one on a branch that returns before the publish is reached (nor the
+// other way round): no run takes both.
+func (r *reporter) anyWrite(g *order, pi int) int {
+	p := &r.c.events[pi]
 	for i := range r.c.events {
-		if w := &r.c.events[i]; w.kind == evWrite && w.pos != p.pos && g.live(i) && !r.c.covered(w) && !otherGoroutine(w, p) && !r.exclusive(g, i, p) &&
-			(!p.errPath || within(w, p.errNode)) {
+		if w := &r.c.events[i]; w.kind == evWrite && w.pos != p.pos && g.live(i) && !r.c.covered(w) && !offPath(w, p) &&
+			(g.before(i, pi) || g.before(pi, i)) {
 			return i
 		}
 	}
 	return -1
 }
 
-// exclusive: the write and publish p sit on branches no one run takes
-// together (the write's branch returns before the publish is reached).
-func (r *reporter) exclusive(g *order, wi int, p *event) bool {
-	pi := -1
-	for i := range r.c.events {
-		if &r.c.events[i] == p {
-			pi = i
-		}
-	}
-	return pi >= 0 && !g.before(wi, pi) && !g.before(pi, wi)
+// offPath: write w is not on publish p's path whatever the order: it is
+// made in a goroutine p does not run in, or p sits in an error handler
+// that w is outside of (such a publish pairs only with a write the
+// handler makes: a retry count, a failed status).
+func offPath(w, p *event) bool {
+	return otherGoroutine(w, p) || p.errPath && !within(w, p.errNode)
 }
 
 // otherGoroutine: the write runs in a goroutine the function starts (go,
