@@ -67,6 +67,7 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	var runsOf func(*types.Func) *Runs
 	var stmts func(*types.Var) (string, bool)
 	var dispatch map[*types.TypeName]*Effect
+	var broadcast func(*types.Named, *types.Var, *types.Var) bool
 	if o.Resolver != nil {
 		effectsOf = o.Resolver.Effects
 		if rr, ok := o.Resolver.(interface{ Runs(*types.Func) *Runs }); ok {
@@ -81,6 +82,11 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 			dispatchFor(*types.Package) map[*types.TypeName]*Effect
 		}); ok {
 			dispatch = pr.dispatchFor(pass.Pkg)
+		}
+		if mb, ok := o.Resolver.(interface {
+			MemoryBroadcast(*types.Named, *types.Var, *types.Var) bool
+		}); ok {
+			broadcast = mb.MemoryBroadcast
 		}
 	} else {
 		facts := pass.ResultOf[pass.Analyzer.Requires[0]].(*factsResult)
@@ -97,6 +103,7 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	r.c.runsOf = runsOf
 	r.c.stmts = stmts
 	r.c.dispatch = dispatch
+	r.c.memoryBroadcast = broadcast
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.Pos()).Name()
 		if !r.tests && strings.HasSuffix(name, "_test.go") || cfg.Excluded(name) {

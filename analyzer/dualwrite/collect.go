@@ -77,7 +77,11 @@ type collector struct {
 	runsOf    func(fn *types.Func) *Runs            // how a callee runs the closures it is given (nil: unknown)
 	stmts     func(field *types.Var) (string, bool) // SQL a statement field was prepared with (stmts.go)
 	self      string                                // full name of the function whose units are walked: chains back into it are cycles
-	pkg       *types.Package
+	// memoryBroadcast (CLI only): does the type subscribe on the channel
+	// field it publishes on, with handlers that only change memory
+	// (broadcast.go)? nil: never.
+	memoryBroadcast func(t *types.Named, bus, topic *types.Var) bool
+	pkg             *types.Package
 
 	// per unit
 	events    []event
@@ -608,6 +612,9 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 		if row.ListPush && !c.popsList() {
 			return // a list kept as data (a capped log, a cache), not a queue
 		}
+		if c.selfBroadcast(call) {
+			return // a broadcast to the replicas' memory (broadcast.go)
+		}
 		h, base := c.recvRoot(call)
 		if h != nil && c.isTx(h) {
 			// a publisher built on the transaction (watermill-sql and alike) writes the outbox
@@ -688,7 +695,7 @@ func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effec
 			c.add(evQuery, call.Pos(), call.Rparen, out, h, base, wc)
 		}
 	}
-	if e := eff.Publish; e != nil {
+	if e := eff.Publish; e != nil && !c.selfBroadcast(call) {
 		c.add(evPublish, call.Pos(), call.Rparen, e.through(name, iface, HandleInternal), nil, nil, wc)
 		c.events[len(c.events)-1].owned = eff.Write != nil
 	}

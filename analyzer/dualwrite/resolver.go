@@ -38,6 +38,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		unresolved: map[string]bool{},
 		seen:       map[*types.Func]int{},
 		runs:       map[*types.Func]*Runs{},
+		broadcasts: map[broadcastKey]bool{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
 	// The team's own packages are all summarised, whether or not they
@@ -141,6 +142,9 @@ type programResolver struct {
 	own        map[*types.Package]bool // packages of the roots' modules
 	unresolved map[string]bool         // own interface methods called with no implementation loaded
 	stmts      map[*types.Package]map[*types.Var]string
+
+	broadcasts map[broadcastKey]bool      // memoryBroadcast's answers
+	calls      map[*types.Func][]callSite // calls of functions taking a func, by callee (callSites)
 }
 
 // stmtSQL gives the SQL a statement field was prepared with (stmts.go),
@@ -301,6 +305,7 @@ func (r *programResolver) summary(fn *types.Func) *Effects {
 	c.runsOf = r.runsOf
 	c.stmts = r.stmtSQL
 	c.self = fn.FullName()
+	c.memoryBroadcast = r.memoryBroadcast
 	c.dispatch = r.dispatchOf(d.pkg)
 	c.unit(fn.Signature(), d.decl.Body)
 	e := c.summarize()
@@ -430,6 +435,7 @@ func (r *programResolver) dispatchOf(*packages.Package) map[*types.TypeName]*Eff
 		c := newCollector(p.TypesInfo, p.Fset, r.cat, p.Types, r.effects)
 		c.runsOf = r.runsOf
 		c.stmts = r.stmtSQL
+		c.memoryBroadcast = r.memoryBroadcast
 		c.dispatch = d
 		for _, f := range p.Syntax {
 			ast.Inspect(f, func(n ast.Node) bool {
@@ -469,6 +475,13 @@ func (r *programResolver) dispatchOf(*packages.Package) map[*types.TypeName]*Eff
 		d[tn] = &x
 	}
 	return d
+}
+
+// MemoryBroadcast is memoryBroadcast for the reporter (locked like Effects).
+func (r *programResolver) MemoryBroadcast(t *types.Named, bus, topic *types.Var) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.memoryBroadcast(t, bus, topic)
 }
 
 // dispatchFor gives the reporter a copy of a root package's dispatchers.
