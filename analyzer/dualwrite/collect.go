@@ -105,6 +105,12 @@ type collector struct {
 	// unitScopes are the outbox.Run calls: their callbacks are units of work.
 	unitScopes map[*ast.CallExpr]bool
 	viaUnit    bool // the catalog call being added is made through a unit accessor
+	// litVars are the unit's local variables bound once to a closure
+	// (send := func() error {...}): passed to a call or called, the closure
+	// runs there. inline is the call running one: its events are placed at
+	// that call (the closure's body sits where it was defined).
+	litVars map[types.Object]*ast.FuncLit
+	inline  *ast.CallExpr
 	// unitTx are the transactions begun by outbox.BeginSQL: the unit's
 	// transaction, so writes on them join the unit of the context.
 	unitTx map[types.Object]bool
@@ -140,6 +146,10 @@ func (c *collector) unit(sig *types.Signature, body *ast.BlockStmt) {
 	c.unitScopes = nil
 	c.unitTx = nil
 	c.recv, c.params = nil, c.params[:0]
+	c.litVars, c.inline = nil, nil
+	if body != nil {
+		c.litVars = closureVars(c.info, body)
+	}
 	if sig != nil {
 		if r := sig.Recv(); r != nil {
 			c.recv = r
@@ -328,10 +338,23 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	commits := false // a helper that runs the closure in a transaction and commits
 	for i, arg := range call.Args {
 		lit, ok := ast.Unparen(arg).(*ast.FuncLit)
+		fromVar := false
+		if !ok {
+			if lit = c.closureVar(arg); lit != nil {
+				// a closure bound to a variable: run (or stored) by this call
+				// like one written out; the variable's closure is also
+				// checked as a unit of its own, where it was defined
+				ok, fromVar = true, true
+				if c.inline == nil {
+					c.inline = call
+					defer func() { c.inline = nil }()
+				}
+			}
+		}
 		if row != nil && row.Kind == catalog.Later && i >= row.Func {
 			// a route, a cron job, a timer: the handler is an entry point
 			if ok {
-				c.lits = append(c.lits, lit)
+				c.addLit(lit, fromVar)
 			} else {
 				c.walk(arg, wc)
 			}
@@ -346,7 +369,7 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		}
 		if row == nil && fn != nil && c.isRegistration(fn, runs, i) {
 			c.register(fn, lit)
-			c.lits = append(c.lits, lit)
+			c.addLit(lit, fromVar)
 			continue
 		}
 		if row != nil && row.Kind == catalog.TxFunc && row.Func == i {
@@ -361,7 +384,7 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			continue
 		}
 		if row != nil && row.Kind == catalog.Consume || fn == nil {
-			c.lits = append(c.lits, lit) // handlers run later, on their own
+			c.addLit(lit, fromVar) // handlers run later, on their own
 			continue
 		}
 		switch runs.kind(i) {
@@ -380,10 +403,10 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			w.async, w.asyncNode = asyncGo, call
 			c.walk(lit.Body, w)
 		case runNever:
-			c.lits = append(c.lits, lit) // wrapped or stored: an entry point of its own
+			c.addLit(lit, fromVar) // wrapped or stored: an entry point of its own
 		default:
 			if wrapsClosure(fn) {
-				c.lits = append(c.lits, lit)
+				c.addLit(lit, fromVar)
 				continue
 			}
 			c.walk(lit.Body, argCtx) // no body to read: as a callback run by the call
@@ -396,6 +419,13 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	}
 
 	if fn == nil {
+		if v, isVar := callee.(*types.Var); isVar && c.litVars[v] != nil && c.inline == nil {
+			// send() where send := func() error {...}: the closure runs here
+			c.inline = call
+			c.walk(c.litVars[v].Body, wc)
+			c.inline = nil
+			return
+		}
 		if _, isVar := callee.(*types.Var); isVar || callee == nil {
 			c.dynamicCall(call, wc)
 		}
@@ -717,6 +747,9 @@ func (c *collector) effectHandle(call *ast.CallExpr, h int) (types.Object, types
 }
 
 func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base types.Object, wc wctx) {
+	if c.inline != nil {
+		pos, order = c.inline.Pos(), c.inline.Rparen
+	}
 	if (c.viaUnit || h != nil && c.unitTx[h]) && (k == evWrite || k == evQuery) && !eff.Unit {
 		e := *eff
 		e.Unit = true
@@ -797,6 +830,8 @@ func (c *collector) assign(lhs ast.Expr, rhs ast.Expr) {
 			c.strVals[obj] = &s
 		} else if seen || isConst && tv.Value != nil {
 			c.strVals[obj] = nil // assigned more than once: unknown
+		} else if s, ok := c.derivedSQL(rhs); ok {
+			c.strVals[obj] = &s
 		}
 	}
 	if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
@@ -953,6 +988,164 @@ func (c *collector) constString(e ast.Expr) (string, bool) {
 		return "", false
 	}
 	return constant.StringVal(tv.Value), true
+}
+
+// derivedSQL gives the text of a string built from SQL the function knows,
+// for classification only:
+//   - a concatenation whose constant parts say what the statement does
+//     (`INSERT INTO images (...) VALUES (...) ` + conflictClause + ` RETURNING id`):
+//     the unknown parts are read as an ordinary table name and as an outbox
+//     table in turn, and the text is kept only when both readings agree
+//     (an unknown part naming the table decides nothing);
+//   - the first result of a call outside the standard library that takes
+//     one known SQL text and returns a string (sqlx's BindNamed, Rebind and
+//     In, a dialect helper): the same statement with its parameters rewritten.
+func (c *collector) derivedSQL(e ast.Expr) (string, bool) {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		if x.Op != token.ADD {
+			return "", false
+		}
+		var parts []string // "" marks an unknown part
+		known := false
+		var flat func(e ast.Expr) bool
+		flat = func(e ast.Expr) bool {
+			if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.ADD {
+				return flat(b.X) && flat(b.Y)
+			}
+			if s, ok := c.constString(e); ok {
+				parts = append(parts, s)
+				known = known || strings.TrimSpace(s) != ""
+				return true
+			}
+			if t := c.info.TypeOf(e); t == nil || !types.Identical(t.Underlying(), types.Typ[types.String]) {
+				return false
+			}
+			parts = append(parts, "")
+			return true
+		}
+		if !flat(x) || !known {
+			return "", false
+		}
+		join := func(hole string) string {
+			var b strings.Builder
+			for _, p := range parts {
+				if p == "" {
+					p = " " + hole + " "
+				}
+				b.WriteString(p)
+			}
+			return b.String()
+		}
+		plain, outbox := join("unknown_table"), join("unknown_outbox")
+		if catalog.ClassifySQL(plain) != catalog.ClassifySQL(outbox) {
+			return "", false
+		}
+		return plain, true
+	case *ast.CallExpr:
+		fn, ok := typeutil.Callee(c.info, x).(*types.Func)
+		if !ok || fn.Pkg() == nil || isStdPath(fn.Pkg().Path()) {
+			return "", false
+		}
+		res := fn.Signature().Results()
+		if res.Len() == 0 || !types.Identical(res.At(0).Type(), types.Typ[types.String]) {
+			return "", false
+		}
+		text, n := "", 0
+		for _, a := range x.Args {
+			if s, ok := c.constString(a); ok && catalog.ClassifySQL(s) != catalog.SQLRead {
+				text, n = s, n+1
+			}
+		}
+		return text, n == 1
+	}
+	return "", false
+}
+
+// closureVars finds the local variables of a body bound once, where they
+// are declared, to a closure (send := func() error {...}; var f = func(){...})
+// and never assigned again.
+func closureVars(info *types.Info, body *ast.BlockStmt) map[types.Object]*ast.FuncLit {
+	var out map[types.Object]*ast.FuncLit
+	var assigned map[types.Object]int
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := ast.Unparen(l).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				obj := info.Defs[id]
+				if obj == nil {
+					obj = info.Uses[id]
+				}
+				if obj == nil {
+					continue
+				}
+				if assigned == nil {
+					assigned = map[types.Object]int{}
+				}
+				assigned[obj]++
+				if n.Tok == token.DEFINE && len(n.Rhs) == len(n.Lhs) {
+					if lit, ok := ast.Unparen(n.Rhs[i]).(*ast.FuncLit); ok && info.Defs[id] != nil {
+						if out == nil {
+							out = map[types.Object]*ast.FuncLit{}
+						}
+						out[obj] = lit
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if i < len(n.Values) {
+					if lit, ok := ast.Unparen(n.Values[i]).(*ast.FuncLit); ok {
+						if out == nil {
+							out = map[types.Object]*ast.FuncLit{}
+						}
+						out[info.Defs[id]] = lit
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				if assigned == nil {
+					assigned = map[types.Object]int{}
+				}
+				assigned[info.Uses[id]] += 2 // its address is taken: may change
+			}
+		}
+		return true
+	})
+	for obj := range out {
+		if assigned[obj] > 1 {
+			delete(out, obj)
+		}
+	}
+	return out
+}
+
+// addLit queues a closure as a unit of its own, unless it is a variable's
+// (queued where it was defined).
+func (c *collector) addLit(lit *ast.FuncLit, fromVar bool) {
+	if !fromVar {
+		c.lits = append(c.lits, lit)
+	}
+}
+
+// closureVar returns the closure a variable argument is bound to, if any.
+func (c *collector) closureVar(e ast.Expr) *ast.FuncLit {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || c.litVars == nil {
+		return nil
+	}
+	return c.litVars[c.info.Uses[id]]
+}
+
+// isStdPath: an import path of the standard library (no dot in its first element).
+func isStdPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }
 
 // paramIndex returns the index of the unit's parameter e names, or -1.

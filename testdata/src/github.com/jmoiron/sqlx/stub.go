@@ -35,6 +35,7 @@ func (db *DB) MustBegin() *Tx                                                 { 
 func (db *DB) MustBeginTx(ctx context.Context, opts *sql.TxOptions) *Tx       { return nil }
 func (db *DB) PrepareNamed(query string) (*NamedStmt, error)                  { return nil, nil }
 func (db *DB) Get(dest any, query string, args ...any) error                  { return nil }
+func (db *DB) BindNamed(query string, arg any) (string, []any, error)         { return query, nil, nil }
 
 func (tx *Tx) NamedExec(query string, arg any) (sql.Result, error) { return nil, nil }
 func (tx *Tx) NamedExecContext(ctx context.Context, query string, arg any) (sql.Result, error) {
