@@ -1,0 +1,48 @@
+// Package uploads has a package registry's index build: each generated file
+// is uploaded by a call that stores the file's row and announces it itself.
+// Three such calls in a row are three self-contained pairs, each reported
+// in the callee, not the first's write with the second's event. A call that
+// writes and announces, followed by the caller's own publish about it
+// (a UI notification), is still a second event on the same write.
+package uploads
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/nats-io/nats.go"
+)
+
+type Files struct {
+	db *sql.DB
+	nc *nats.Conn
+}
+
+func (f *Files) PostFileUpload(ctx context.Context, path string) error {
+	if _, err := f.db.ExecContext(ctx, "INSERT INTO files (path) VALUES ($1)", path); err != nil {
+		return err
+	}
+	return f.nc.Publish("file.uploaded", []byte(path)) // want "OBX001"
+}
+
+type Helper struct {
+	files *Files
+	nc    *nats.Conn
+}
+
+func (h *Helper) BuildIndex(ctx context.Context, repo string) error {
+	if err := h.files.PostFileUpload(ctx, repo+"/primary.xml"); err != nil {
+		return err
+	}
+	if err := h.files.PostFileUpload(ctx, repo+"/filelists.xml"); err != nil {
+		return err
+	}
+	return h.files.PostFileUpload(ctx, repo+"/other.xml")
+}
+
+func (h *Helper) UploadAndNotify(ctx context.Context, path string) error {
+	if err := h.files.PostFileUpload(ctx, path); err != nil {
+		return err
+	}
+	return h.nc.Publish("ui.refresh", []byte(path)) // want "OBX001"
+}
