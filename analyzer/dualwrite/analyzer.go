@@ -2,6 +2,7 @@ package dualwrite
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 	"sort"
@@ -223,10 +224,12 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			continue
 		}
 		if g.before(i, pi) {
-			if p.owned && r.announced(i) {
+			if p.owned && r.announced(i) && !r.flows(decl, w.pos, p.pos) {
 				// two self-contained calls in a row (upload one file,
 				// then the next): each publishes its own write, and the
-				// first's write is not what the second announces
+				// first's write is not what the second announces, unless
+				// the second is given what the first returned (the
+				// artifact id it created)
 				continue
 			}
 			if p.owned && !g.forwardBefore(i, pi) {
@@ -283,6 +286,51 @@ func (r *reporter) announced(wi int) bool {
 		}
 	}
 	return false
+}
+
+// flows reports whether the call at to is given a variable that the call
+// at from assigned (id, err := create(...); ...; announce(ctx, id)).
+func (r *reporter) flows(decl *ast.FuncDecl, from, to token.Pos) bool {
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	info := r.pass.TypesInfo
+	results := map[types.Object]bool{}
+	var target *ast.CallExpr
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 {
+				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && call.Pos() == from {
+					for _, l := range n.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							if obj := info.ObjectOf(id); obj != nil && !types.Identical(obj.Type(), errorType) {
+								results[obj] = true
+							}
+						}
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if n.Pos() == to && target == nil {
+				target = n
+			}
+		}
+		return true
+	})
+	if target == nil || len(results) == 0 {
+		return false
+	}
+	found := false
+	for _, a := range target.Args {
+		ast.Inspect(a, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && results[info.Uses[id]] {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // anyWrite returns a live, uncovered write that is not part of the call

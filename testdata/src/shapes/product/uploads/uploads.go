@@ -3,7 +3,9 @@
 // Three such calls in a row are three self-contained pairs, each reported
 // in the callee, not the first's write with the second's event. A call that
 // writes and announces, followed by the caller's own publish about it
-// (a UI notification), is still a second event on the same write.
+// (a UI notification), is still a second event on the same write; so is a
+// self-contained call given what the first returned (index the artifact
+// the upload created).
 package uploads
 
 import (
@@ -45,4 +47,33 @@ func (h *Helper) UploadAndNotify(ctx context.Context, path string) error {
 		return err
 	}
 	return h.nc.Publish("ui.refresh", []byte(path)) // want "OBX001"
+}
+
+type Artifacts struct {
+	db *sql.DB
+	nc *nats.Conn
+}
+
+func (a *Artifacts) CreateArtifact(ctx context.Context, path string) (int64, error) {
+	var id int64
+	if err := a.db.QueryRowContext(ctx, "INSERT INTO artifacts (path) VALUES ($1) RETURNING id", path).Scan(&id); err != nil {
+		return 0, err
+	}
+	return id, a.nc.Publish("artifact.replicate", []byte(path)) // want "OBX001"
+}
+
+func (a *Artifacts) BuildIndex(ctx context.Context, source int64) {
+	if _, err := a.db.ExecContext(ctx, "INSERT INTO tasks (source) VALUES ($1)", source); err != nil {
+		return
+	}
+	_ = a.nc.Publish("task.index", nil) // want "OBX001"
+}
+
+func UploadPackage(ctx context.Context, a *Artifacts, path string) error {
+	id, err := a.CreateArtifact(ctx, path)
+	if err != nil {
+		return err
+	}
+	a.BuildIndex(ctx, id) // want "OBX001"
+	return nil
 }
