@@ -321,6 +321,42 @@ func (r *reporter) flows(decl *ast.FuncDecl, from, to token.Pos) bool {
 	if target == nil || len(results) == 0 {
 		return false
 	}
+	mentions := func(e ast.Node) bool {
+		hit := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && results[info.Uses[id]] {
+				hit = true
+			}
+			return !hit
+		})
+		return hit
+	}
+	// values built from the results (sources = append(sources, Ref{ID: id}))
+	for round := 0; round < 3; round++ {
+		grew := false
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok {
+				tainted := false
+				for _, rhs := range as.Rhs {
+					tainted = tainted || mentions(rhs)
+				}
+				if !tainted {
+					return true
+				}
+				for _, l := range as.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						if obj := info.ObjectOf(id); obj != nil && !results[obj] && !types.Identical(obj.Type(), errorType) {
+							results[obj], grew = true, true
+						}
+					}
+				}
+			}
+			return true
+		})
+		if !grew {
+			break
+		}
+	}
 	found := false
 	for _, a := range target.Args {
 		ast.Inspect(a, func(n ast.Node) bool {

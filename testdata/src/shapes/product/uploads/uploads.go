@@ -62,8 +62,8 @@ func (a *Artifacts) CreateArtifact(ctx context.Context, path string) (int64, err
 	return id, a.nc.Publish("artifact.replicate", []byte(path)) // want "OBX001"
 }
 
-func (a *Artifacts) BuildIndex(ctx context.Context, source int64) {
-	if _, err := a.db.ExecContext(ctx, "INSERT INTO tasks (source) VALUES ($1)", source); err != nil {
+func (a *Artifacts) BuildIndex(ctx context.Context, sources []int64) {
+	if _, err := a.db.ExecContext(ctx, "INSERT INTO tasks (sources) VALUES ($1)", sources); err != nil {
 		return
 	}
 	_ = a.nc.Publish("task.index", nil) // want "OBX001"
@@ -74,6 +74,8 @@ func UploadPackage(ctx context.Context, a *Artifacts, path string) error {
 	if err != nil {
 		return err
 	}
-	a.BuildIndex(ctx, id) // want "OBX001"
+	sources := make([]int64, 0)
+	sources = append(sources, id)
+	a.BuildIndex(ctx, sources) // want "OBX001"
 	return nil
 }
