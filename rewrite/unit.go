@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -221,18 +222,26 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 	// method run in the unit too (another service instance wired with
 	// them): each one's broker call is guarded, or the finding stays manual
 	for _, sib := range s.siblingWrappers(f.Publish.Via) {
-		name, why := s.directPublish(sib.d, sib.im)
+		targets, why := s.publishTargets(sib.d, sib.im)
 		if why != "" {
 			return nil, why
 		}
-		if name == "" {
-			continue // it publishes nothing: nothing to guard
+		for _, t := range targets { // none: it publishes nothing to guard
+			sp, why := s.checkWrapper(t.d, t.name)
+			if why != "" {
+				return nil, "another implementation of the publisher: " + why
+			}
+			if why := s.ctxFlows(sib.d, t.chain, "the broker call of "+shortName(sib.d.fn.FullName())); why != "" {
+				return nil, "another implementation of the publisher: " + why
+			}
+			if slices.ContainsFunc(wrappers, func(w *wrapperPlan) bool { return w.wrap.decl == t.d.decl }) {
+				continue // reached from two implementations (a decorator's inner one)
+			}
+			if t.d.decl != sib.d.decl {
+				sp.impl = &sib.d
+			}
+			wrappers = append(wrappers, sp)
 		}
-		sp, why := s.checkWrapper(sib.d, name)
-		if why != "" {
-			return nil, "another implementation of the publisher: " + why
-		}
-		wrappers = append(wrappers, sp)
 	}
 	// a transaction the code begins itself on the write's path joins the
 	// unit; otherwise the repository's handle does
@@ -482,6 +491,10 @@ func (s *unitSession) plan(f dualwrite.Finding) (func() error, string) {
 			}
 		}
 		for _, w := range wrappers[1:] {
+			if w.impl != nil {
+				r.extra = append(r.extra, "another implementation of the publisher interface, "+shortName(w.impl.fn.FullName())+", publishes through "+shortName(w.wrap.fn.FullName())+" ("+w.wrap.at(w.brokerCall)+"), whose broker call is guarded too: a call through the interface may run it in the unit")
+				continue
+			}
 			r.extra = append(r.extra, "another implementation of the publisher interface, "+shortName(w.wrap.fn.FullName())+" ("+w.wrap.at(w.brokerCall)+"), is guarded too: a call through the interface may run it in the unit")
 		}
 		uf.replaced = append(uf.replaced, r)

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/dave/dst"
@@ -21,6 +22,7 @@ type wrapperPlan struct {
 	pub        publisher
 	guarded    ast.Expr        // the call, or the end of its result chain
 	dropped    *ast.AssignStmt // `_, err := call`: guarded as a statement
+	impl       *funcDecl       // a sibling implementation that reaches wrap through further calls
 }
 
 // checkWrapper checks that a wrapper's one call to the broker API pubName
@@ -118,84 +120,75 @@ func (s *unitSession) funcNamed(name string) *types.Func {
 	return nil
 }
 
-// directPublish is the broker API a sibling implementation calls in its
-// own body ("" when it publishes nothing, or only through the interface
-// method im again: a decorator around the others), or why it cannot be
-// guarded: it calls two broker APIs, or publishes through a further call.
-func (s *unitSession) directPublish(d funcDecl, im *types.Func) (string, string) {
-	var names []string
-	var why string
-	ast.Inspect(d.decl.Body, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok || why != "" {
-			return why == ""
-		}
-		fn, ok := typeutil.Callee(d.pkg.TypesInfo, c).(*types.Func)
-		if !ok || fn == im {
-			return true
-		}
-		if e := catalog.Default().Match(fn); e != nil {
-			if e.Kind == catalog.Publish {
-				for _, n := range names {
-					if n == fn.FullName() {
-						return true
-					}
-				}
-				names = append(names, fn.FullName())
-			}
-			return true
-		}
-		for _, next := range s.callees(fn) {
-			if p := s.reachesPublish(next, im, map[*ast.FuncDecl]bool{d.decl: true}); p != "" {
-				why = fmt.Sprintf("the publisher implementation %s publishes through %s (%s, then %s): guard that broker call by hand with outbox.Enqueue", shortName(d.fn.FullName()), shortName(fn.FullName()), d.at(c), shortName(p))
-				return false
-			}
-		}
-		return true
-	})
-	if why != "" {
-		return "", why
-	}
-	if len(names) > 1 {
-		return "", fmt.Sprintf("the publisher implementation %s calls %d broker APIs: guard them by hand with outbox.Enqueue", shortName(d.fn.FullName()), len(names))
-	}
-	if len(names) == 1 {
-		return names[0], ""
-	}
-	return "", ""
+// guardTarget is a broker call a sibling implementation makes or reaches:
+// the function that makes it, the broker API, and the calls from the
+// implementation down to that function (its own name first; an interface
+// method in between passes its arguments on).
+type guardTarget struct {
+	d     funcDecl
+	name  string
+	chain []string
 }
 
-// reachesPublish is the broker API some call from d reaches ("" for none),
-// not through im.
-func (s *unitSession) reachesPublish(d funcDecl, im *types.Func, seen map[*ast.FuncDecl]bool) string {
-	if seen[d.decl] || len(seen) > 64 {
-		return ""
+// maxGuardTargets bounds the broker calls one implementation may reach
+// before fix leaves the finding to a person: past it the guards would
+// spread over code the finding has little to do with.
+const maxGuardTargets = 16
+
+// publishTargets are the broker calls a sibling implementation makes in
+// its own body or reaches through further calls (helpers, another
+// publisher interface and each of its implementations), not through the
+// interface method im again (a decorator around the others). Each target
+// is guarded like the finding's own wrapper: inside a unit of work the
+// sibling enqueues instead of publishing, outside one the guard publishes
+// directly. Why not, when a function makes calls to two broker APIs or the
+// implementation reaches too many.
+func (s *unitSession) publishTargets(d funcDecl, im *types.Func) ([]guardTarget, string) {
+	var out []guardTarget
+	apis := map[*ast.FuncDecl][]string{}
+	seen := map[*ast.FuncDecl]bool{}
+	var walk func(d funcDecl, chain []string)
+	walk = func(d funcDecl, chain []string) {
+		if seen[d.decl] || len(seen) > 64 {
+			return
+		}
+		seen[d.decl] = true
+		ast.Inspect(d.decl.Body, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := typeutil.Callee(d.pkg.TypesInfo, c).(*types.Func)
+			if !ok || fn == im || fn.Pkg() != nil && fn.Pkg().Path() == s.opts.OutboxPkg {
+				return true
+			}
+			if e := catalog.Default().Match(fn); e != nil {
+				if e.Kind == catalog.Publish && !slices.Contains(apis[d.decl], fn.FullName()) {
+					apis[d.decl] = append(apis[d.decl], fn.FullName())
+					out = append(out, guardTarget{d: d, name: fn.FullName(), chain: chain})
+				}
+				return true
+			}
+			for _, next := range s.callees(fn) {
+				nextChain := append(slices.Clip(chain), fn.FullName())
+				if next.fn.FullName() != fn.FullName() {
+					nextChain = append(nextChain, next.fn.FullName())
+				}
+				walk(next, nextChain)
+			}
+			return true
+		})
 	}
-	seen[d.decl] = true
-	var found string
-	ast.Inspect(d.decl.Body, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok || found != "" {
-			return found == ""
+	walk(d, []string{d.fn.FullName()})
+	for _, t := range out {
+		if names := apis[t.d.decl]; len(names) > 1 {
+			return nil, fmt.Sprintf("the publisher implementation %s reaches %s, which calls %d broker APIs: guard them by hand with outbox.Enqueue", shortName(d.fn.FullName()), shortName(t.d.fn.FullName()), len(names))
 		}
-		fn, ok := typeutil.Callee(d.pkg.TypesInfo, c).(*types.Func)
-		if !ok || fn == im || fn.Pkg() != nil && fn.Pkg().Path() == s.opts.OutboxPkg {
-			return true
-		}
-		if e := catalog.Default().Match(fn); e != nil {
-			if e.Kind == catalog.Publish {
-				found = fn.FullName()
-			}
-			return true
-		}
-		for _, next := range s.callees(fn) {
-			if found = s.reachesPublish(next, im, seen); found != "" {
-				return false
-			}
-		}
-		return true
-	})
-	return found
+	}
+	if len(out) > maxGuardTargets {
+		return nil, fmt.Sprintf("the publisher implementation %s reaches %d broker calls: guard the ones a unit of work runs by hand with outbox.Enqueue", shortName(d.fn.FullName()), len(out))
+	}
+	return out, ""
 }
 
 // guard wraps a wrapper's broker call in outbox.Enqueue (once per wrapper).
