@@ -35,6 +35,8 @@ const (
 	watermill  = "github.com/ThreeDotsLabs/watermill/message"
 	stan       = "github.com/nats-io/stan.go"
 	asynq      = "github.com/hibiken/asynq"
+	paho       = "github.com/eclipse/paho.mqtt.golang"
+	machinery  = "github.com/RichardKnop/machinery/v1"
 )
 
 // clientModules are the modules whose packages the analyzer never looks
@@ -44,7 +46,7 @@ var clientModules = []string{
 	"github.com/aws/aws-sdk-go-v2", gocql, firestore, kafkago, ibmSarama, shopSarama,
 	"github.com/twmb/franz-go", "github.com/confluentinc/confluent-kafka-go", nats,
 	amqp091, streadway, pubsub1, "github.com/go-redis/redis", "github.com/redis/go-redis",
-	"github.com/ThreeDotsLabs/watermill", stan, asynq,
+	"github.com/ThreeDotsLabs/watermill", stan, asynq, paho, "github.com/RichardKnop/machinery",
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -332,6 +334,16 @@ var rows = func() []Entry {
 		consume("watermill", p(watermill+".Router", "AddNoPublisherHandler"), 3),
 		consume("stan", m(stan+".Conn", "Subscribe"), 1), consume("stan", m(stan+".Conn", "QueueSubscribe"), 2),
 		consume("asynq", p(asynq+".ServeMux", "HandleFunc"), 1))
+
+	// MQTT (eclipse paho v1: the error comes later, from the returned
+	// Token) and the machinery v1 task queue (a Signature names the task)
+	add(publish("mqtt", m(paho+".Client", "Publish"), Message{Topic: "0", Value: "3"}),
+		consume("mqtt", m(paho+".Client", "Subscribe"), 2),
+		publish("machinery", p(machinery+".Server", "SendTask"), Message{Topic: "0.Name", Value: "0.Args", EventType: "0.Name"}),
+		publish("machinery", p(machinery+".Server", "SendTaskWithContext"), Message{Topic: "1.Name", Value: "1.Args", EventType: "1.Name"}),
+		publish("machinery", p(machinery+".Server", "SendGroup"), Message{Topic: "0.GroupUUID", Value: "0.Tasks"}),
+		publish("machinery", p(machinery+".Server", "SendGroupWithContext"), Message{Topic: "1.GroupUUID", Value: "1.Tasks"}),
+		consume("machinery", p(machinery+".Server", "RegisterTask"), 1))
 
 	// Routers and schedulers: a closure handed to them is a handler or a
 	// job, run later on a path of its own (registering is not running).

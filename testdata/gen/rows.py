@@ -211,6 +211,11 @@ pubcases = [
     ("stan.Conn", "x.PublishAsync(\"orders\", nil, nil)"),
     ("*asynq.Client", "x.Enqueue(asynq.NewTask(\"order:paid\", nil))"),
     ("*asynq.Client", "x.EnqueueContext(ctx, asynq.NewTask(\"order:paid\", nil))"),
+    ("mqtt.Client", "x.Publish(\"orders\", 1, false, []byte(\"{}\")).Wait()"),
+    ("*machinery.Server", "x.SendTask(&tasks.Signature{Name: \"order_paid\"})"),
+    ("*machinery.Server", "x.SendTaskWithContext(ctx, &tasks.Signature{Name: \"order_paid\"})"),
+    ("*machinery.Server", "x.SendGroup(&tasks.Group{}, 1)"),
+    ("*machinery.Server", "x.SendGroupWithContext(ctx, &tasks.Group{}, 1)"),
 ]
 out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     '"cloud.google.com/go/pubsub"', 'pubsub2 "cloud.google.com/go/pubsub/v2"', 'sarama "github.com/IBM/sarama"',
@@ -221,7 +226,8 @@ out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     'redis8 "github.com/go-redis/redis/v8"', '"github.com/hibiken/asynq"', '"github.com/nats-io/nats.go"',
     '"github.com/nats-io/nats.go/jetstream"', '"github.com/nats-io/stan.go"', 'amqp "github.com/rabbitmq/amqp091-go"',
     '"github.com/redis/go-redis/v9"', '"github.com/segmentio/kafka-go"', 'streadway "github.com/streadway/amqp"',
-    '"github.com/twmb/franz-go/pkg/kgo"']))]
+    '"github.com/twmb/franz-go/pkg/kgo"', 'mqtt "github.com/eclipse/paho.mqtt.golang"',
+    'machinery "github.com/RichardKnop/machinery/v1"', '"github.com/RichardKnop/machinery/v1/tasks"']))]
 for i, (typ, call) in enumerate(pubcases):
     out.append(f'''
 func pos{i}(x {typ}) {{

@@ -10,6 +10,8 @@ import (
 	"cloud.google.com/go/pubsub"
 	pubsub2 "cloud.google.com/go/pubsub/v2"
 	sarama "github.com/IBM/sarama"
+	machinery "github.com/RichardKnop/machinery/v1"
+	"github.com/RichardKnop/machinery/v1/tasks"
 	shopify "github.com/Shopify/sarama"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	ckafka "github.com/confluentinc/confluent-kafka-go/kafka"
 	ckafka2 "github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	mqtt "github.com/eclipse/paho.mqtt.golang"
 	redis8 "github.com/go-redis/redis/v8"
 	"github.com/hibiken/asynq"
 	"github.com/nats-io/nats.go"
@@ -540,4 +543,49 @@ func pos55(x *asynq.Client) {
 
 func neg55(x *asynq.Client) {
 	x.EnqueueContext(ctx, asynq.NewTask("order:paid", nil))
+}
+
+func pos56(x mqtt.Client) {
+	save()
+	x.Publish("orders", 1, false, []byte("{}")).Wait() // want "OBX001"
+}
+
+func neg56(x mqtt.Client) {
+	x.Publish("orders", 1, false, []byte("{}")).Wait()
+}
+
+func pos57(x *machinery.Server) {
+	save()
+	x.SendTask(&tasks.Signature{Name: "order_paid"}) // want "OBX001"
+}
+
+func neg57(x *machinery.Server) {
+	x.SendTask(&tasks.Signature{Name: "order_paid"})
+}
+
+func pos58(x *machinery.Server) {
+	save()
+	x.SendTaskWithContext(ctx, &tasks.Signature{Name: "order_paid"}) // want "OBX001"
+}
+
+func neg58(x *machinery.Server) {
+	x.SendTaskWithContext(ctx, &tasks.Signature{Name: "order_paid"})
+}
+
+func pos59(x *machinery.Server) {
+	save()
+	x.SendGroup(&tasks.Group{}, 1) // want "OBX001"
+}
+
+func neg59(x *machinery.Server) {
+	x.SendGroup(&tasks.Group{}, 1)
+}
+
+func pos60(x *machinery.Server) {
+	save()
+	x.SendGroupWithContext(ctx, &tasks.Group{}, 1) // want "OBX001"
+}
+
+func neg60(x *machinery.Server) {
+	x.SendGroupWithContext(ctx, &tasks.Group{}, 1)
 }

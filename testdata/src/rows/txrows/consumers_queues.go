@@ -1,0 +1,13 @@
+package txrows
+
+import (
+	machinery "github.com/RichardKnop/machinery/v1"
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+)
+
+// An MQTT subscription and a machinery task registration only register
+// their handlers: silent.
+func negConsumeMQTTMachinery(c mqtt.Client, s *machinery.Server) {
+	c.Subscribe("orders", 1, func(mqtt.Client, mqtt.Message) {})
+	s.RegisterTask("order_paid", func() error { return nil })
+}
