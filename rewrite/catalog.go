@@ -61,6 +61,10 @@ var publishers = map[string]publisher{
 	"(github.com/go-redis/redis/v8.cmdable).Publish":        {messages: redisPublish, chain: []string{"Err", "Result"}},
 	"(github.com/go-redis/redis/v8.cmdable).XAdd":           {messages: redisXAdd, chain: []string{"Err", "Result"}},
 	"(github.com/redis/go-redis/v9.cmdable).XAdd":           {messages: redisXAdd, chain: []string{"Err", "Result"}},
+
+	// paho's Publish returns a Token the caller waits on: guarded as the
+	// rest of the wrapper (tokenTail) when nothing else follows it.
+	"(github.com/eclipse/paho.mqtt.golang.Client).Publish": {messages: mqttPublish},
 }
 
 // txClient is one database client's transaction idiom: how a write moves

@@ -931,3 +931,43 @@ func redisXAdd(x *extractor, call *ast.CallExpr) ([]message, string) {
 	}
 	return []message{x.finish(m)}, ""
 }
+
+// mqttPublish maps paho's Publish(topic, qos, retained, payload): the topic
+// is the aggregate type (MQTT has no key), QoS and the retain flag travel in
+// the mqtt-qos and mqtt-retained headers the relay's MQTT publisher reads.
+func mqttPublish(x *extractor, call *ast.CallExpr) ([]message, string) {
+	var m message
+	var ok bool
+	if m.aggType, ok = x.str(call.Args[0]); !ok {
+		return nil, unsupported("the topic")
+	}
+	for _, h := range []struct {
+		key string
+		arg ast.Expr
+	}{{"mqtt-qos", call.Args[1]}, {"mqtt-retained", call.Args[2]}} {
+		v, ok := x.constText(h.arg)
+		if !ok {
+			if v, ok = x.str(h.arg); !ok {
+				return nil, unsupported(h.key)
+			}
+		}
+		m.headers = append(m.headers, header{key: h.key, value: v})
+	}
+	if m.payload, ok = x.bytes(call.Args[3]); !ok {
+		return nil, "the payload is not a string or []byte (paho also takes a bytes.Buffer); convert it and insert the outbox row by hand"
+	}
+	return []message{x.finish(m)}, ""
+}
+
+// constText is a numeric or boolean constant as a string literal.
+func (x *extractor) constText(e ast.Expr) (dst.Expr, bool) {
+	tv, ok := x.info.Types[ast.Unparen(e)]
+	if !ok || tv.Value == nil {
+		return nil, false
+	}
+	switch tv.Value.Kind() {
+	case constant.Int, constant.Bool:
+		return strLit(tv.Value.ExactString()), true
+	}
+	return nil, false
+}

@@ -103,7 +103,7 @@ func loadConfig(dir string) packages.Config {
 	}
 }
 
-const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedTypes |
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedTypes |
 	packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
 
 func load(t *testing.T, dir string) []*packages.Package {

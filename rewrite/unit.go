@@ -70,6 +70,10 @@ type unitSession struct {
 	params      map[*types.Var]funcDecl
 	assigned    map[*types.Var][]assignedExpr
 	callsOf     map[*types.Func][]assignedExpr
+	// depPubs: package path -> the broker client package it imports,
+	// directly or not ("" none); pkgByPath indexes the loaded import graph
+	depPubs   map[string]string
+	pkgByPath map[string]*packages.Package
 }
 
 type funcDecl struct {
@@ -82,7 +86,9 @@ type funcDecl struct {
 func newUnitSession(pkgs []*packages.Package, opts Options) *unitSession {
 	s := &unitSession{opts: opts, pkgs: pkgs, decls: map[string]funcDecl{}, files: map[*ast.File]*unitFile{}, done: map[*ast.FuncDecl]bool{}, runs: map[*ast.FuncDecl]*dst.Ident{}, noKey: map[*ast.FuncDecl]string{}, wrappedSel: map[*ast.SelectorExpr]bool{}}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.TypesInfo == nil {
+		// Only the module's own code is rewritten: a dependency's syntax
+		// (kept by the loader for some library bodies) is never edited.
+		if p.TypesInfo == nil || p.Module != nil && !p.Module.Main {
 			return
 		}
 		for _, f := range p.Syntax {

@@ -1,0 +1,3 @@
+module github.com/absmach/fluxmq
+
+go 1.22

@@ -1,0 +1,3 @@
+module github.com/eclipse/paho.mqtt.golang
+
+go 1.22
