@@ -353,7 +353,10 @@ func tokenTail(wrap funcDecl, call *ast.CallExpr) (int, string) {
 			case *ast.IncDecStmt:
 				why = "after the broker call, " + name + " changes state (" + wrap.at(n) + ")"
 			case *ast.CallExpr:
-				if n == call || info.Types[n.Fun].IsType() || info.Types[n.Fun].IsBuiltin() {
+				if n == call {
+					return false // its receiver and arguments build the message
+				}
+				if info.Types[n.Fun].IsType() || info.Types[n.Fun].IsBuiltin() {
 					return true
 				}
 				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
