@@ -22,4 +22,5 @@ import (
 	_ "github.com/segmentio/kafka-go"
 	_ "github.com/twmb/franz-go/pkg/kfake"
 	_ "github.com/twmb/franz-go/pkg/kgo"
+	_ "github.com/xdg-go/scram"
 )

@@ -71,6 +71,7 @@ type common struct {
 	logFormat   string
 	logLevel    string
 	pooler      string
+	dbTLS       tlsFlags
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -78,6 +79,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.pooler, "pooler", "none", "none, or pgbouncer: the database URL goes through PgBouncer in transaction pooling (no prepared statements: pgx exec mode; no LISTEN: the relay polls)")
+	c.dbTLS.register(fs, "database", "the database")
 }
 
 func (c *common) logger(stderr io.Writer) (*slog.Logger, error) {
@@ -122,7 +124,15 @@ func (c *common) open(ctx context.Context, maxConns int) (*DB, error) {
 	default:
 		return nil, usageError{fmt.Errorf("--pooler %q: want none or pgbouncer", c.pooler)}
 	}
-	return Open(ctx, url, maxConns)
+	tc, err := c.dbTLS.config()
+	if err != nil {
+		return nil, err
+	}
+	db, err := openTLS(ctx, url, maxConns, tc)
+	if err != nil && tlsFailure(err) {
+		return nil, tlsHint(err, "database")
+	}
+	return db, err
 }
 
 // parse parses args, then fills every flag not given on the command line

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"strings"
 
@@ -14,24 +15,27 @@ import (
 type brokerOptions struct {
 	url   string
 	creds string
+	nkey  string
 	name  string
+	tls   tlsFlags
 }
 
 func (b *brokerOptions) register(fs *flag.FlagSet) {
-	fs.StringVar(&b.url, "broker-url", nats.DefaultURL, "NATS server URL(s), comma-separated")
-	fs.StringVar(&b.creds, "nats-creds", "", "NATS credentials file (optional)")
+	fs.StringVar(&b.url, "broker-url", nats.DefaultURL, "NATS server URL(s), comma-separated (user:password@ in the URL, or --nats-creds, or --nats-nkey)")
+	fs.StringVar(&b.creds, "nats-creds", "", "NATS credentials file: user JWT and nkey seed (optional)")
+	fs.StringVar(&b.nkey, "nats-nkey", "", "file holding a NATS user nkey seed (SU...) to authenticate with (optional)")
 	fs.StringVar(&b.name, "nats-name", "outbox-relay", "NATS connection name")
+	b.tls.register(fs, "broker", "NATS")
 }
 
 // connect dials NATS and keeps reconnecting forever: while disconnected,
-// publishes fail as "unavailable" and do not use up attempts.
+// publishes fail as "unavailable" and do not use up attempts. It starts
+// even while NATS is down (RetryOnFailedConnect): publishes fail as
+// unavailable (no attempt used) until the connection is up.
 func (b *brokerOptions) connect(ctx context.Context, log *slog.Logger) (*nats.Conn, error) {
 	opts := []nats.Option{
 		nats.Name(b.name),
 		nats.MaxReconnects(-1),
-		// Start even while NATS is down: publishes fail as unavailable
-		// (no attempt used) until the connection is up.
-		nats.RetryOnFailedConnect(true),
 		// No reconnect buffer: while disconnected a publish fails at once
 		// (unavailable) instead of going out later, behind newer messages.
 		nats.ReconnectBufSize(-1),
@@ -42,10 +46,42 @@ func (b *brokerOptions) connect(ctx context.Context, log *slog.Logger) (*nats.Co
 			log.Info("NATS reconnected", "url", c.ConnectedUrlRedacted())
 		}),
 	}
+	if b.creds != "" && b.nkey != "" {
+		return nil, usageError{errors.New("--nats-creds and --nats-nkey: give one")}
+	}
 	if b.creds != "" {
 		opts = append(opts, nats.UserCredentials(b.creds))
 	}
-	return nats.Connect(strings.TrimSpace(b.url), opts...)
+	if b.nkey != "" {
+		opt, err := nats.NkeyOptionFromSeed(b.nkey)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--nats-nkey %s: %w", b.nkey, err)}
+		}
+		opts = append(opts, opt)
+	}
+	tc, err := b.tls.config()
+	if err != nil {
+		return nil, err
+	}
+	if tc != nil {
+		opts = append(opts, nats.Secure(tc))
+	}
+	url := strings.TrimSpace(b.url)
+	if tc != nil || b.creds != "" || b.nkey != "" {
+		// One attempt first: a certificate or a credential the server
+		// refuses stops the relay here, with the reason, instead of being
+		// retried forever as if NATS were down.
+		nc, err := nats.Connect(url, opts...)
+		switch {
+		case err == nil:
+			return nc, nil
+		case tlsFailure(err):
+			return nil, tlsHint(err, "broker")
+		case errors.Is(err, nats.ErrAuthorization), errors.Is(err, nats.ErrAuthExpired), errors.Is(err, nats.ErrAuthRevoked):
+			return nil, fmt.Errorf("NATS refused the credentials: %w", err)
+		}
+	}
+	return nats.Connect(url, append(opts, nats.RetryOnFailedConnect(true))...)
 }
 
 // natsMsgBuf builds the NATS message of each row in turn, reusing one

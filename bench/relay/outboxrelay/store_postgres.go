@@ -3,6 +3,7 @@ package outboxrelay
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -26,9 +27,26 @@ const defaultNotify = "auto"
 // Open connects to PostgreSQL (a URL or key=value DSN) with a pool of at most
 // maxConns connections (0: the pgx default).
 func Open(ctx context.Context, url string, maxConns int) (*DB, error) {
+	return openTLS(ctx, url, maxConns, nil)
+}
+
+// openTLS is Open with the TLS configuration of the --database-tls-* flags
+// (nil: the URL's sslmode, sslrootcert, sslcert, sslkey decide). Given one,
+// every connection uses it: no plaintext fallback, and the server name is
+// the URL's host unless the flags name another.
+func openTLS(ctx context.Context, url string, maxConns int, tc *tls.Config) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse database URL: %w", err)
+	}
+	if tc != nil {
+		if tc.ServerName == "" {
+			tc.ServerName = cfg.ConnConfig.Host
+		}
+		cfg.ConnConfig.TLSConfig = tc
+		for _, fb := range cfg.ConnConfig.Fallbacks {
+			fb.TLSConfig = tc
+		}
 	}
 	if maxConns > 0 {
 		cfg.MaxConns = int32(maxConns)
@@ -36,6 +54,14 @@ func Open(ctx context.Context, url string, maxConns int) (*DB, error) {
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	if tc != nil {
+		// The pool connects lazily: a certificate either side refuses
+		// shows here, at start, rather than as a failing batch.
+		if err := pool.Ping(ctx); err != nil && tlsFailure(err) {
+			pool.Close()
+			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+		}
 	}
 	return &DB{s: &pgStore{pool: pool, ownPool: true}}, nil
 }
