@@ -152,3 +152,17 @@ func tableContains(table, s string) bool {
 	}
 	return strings.Contains(table, s)
 }
+
+// NoEffectSQL reports whether text, run by an Exec-like call, cannot change
+// data: empty (a connection check's ";") or a plain SELECT that calls no
+// function but count (a function may write: SELECT pg_notify(...)).
+func NoEffectSQL(text string) bool {
+	s := strings.ToLower(strings.TrimSpace(strings.Trim(strings.TrimSpace(text), ";")))
+	if s == "" {
+		return true
+	}
+	if !strings.HasPrefix(s, "select") || ClassifySQL(s) != SQLRead {
+		return false
+	}
+	return strings.Count(s, "(") == strings.Count(s, "count(")
+}

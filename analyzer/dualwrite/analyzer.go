@@ -430,11 +430,19 @@ func (r *reporter) checkOutbox(g *order, oi int, decl *ast.FuncDecl) {
 	if unknownHandle(o) {
 		return
 	}
+	if o.eff.Covered {
+		// a callee that writes and inserts its outbox row in one
+		// transaction: the row is that write's, not another call's
+		return
+	}
 	near := -1
 	for i := range evs {
 		w := &evs[i]
 		if w.kind != evWrite || w.pos == o.pos || !g.live(i) || !(g.before(i, oi) || g.before(oi, i)) {
 			continue
+		}
+		if w.errPath != o.errPath || alternatives(w, o) || offPath(w, o) {
+			continue // not on the row's path
 		}
 		if sameTx(w, o) || w.eff.Covered {
 			return

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -88,6 +89,7 @@ type collector struct {
 	lits      []*ast.FuncLit // closures that run on their own (stored, returned): separate units
 	alias     map[types.Object]types.Object
 	strVals   map[types.Object]*string // local variables holding one constant string (nil: more than one)
+	built     map[types.Object][]string // strings.Builder/bytes.Buffer variables: what was written ("" unknown)
 	txVars    map[types.Object]bool
 	scopeOf   map[types.Object]*ast.CallExpr // transaction callback parameters -> the callback's call
 	relay     bool                           // reads or marks outbox rows: a relay, publishes are its job
@@ -140,6 +142,7 @@ func (c *collector) unit(sig *types.Signature, body *ast.BlockStmt) {
 	c.lits = c.lits[:0]
 	c.alias = nil
 	c.strVals = nil
+	c.built = nil
 	c.txVars = nil
 	c.scopeOf = nil
 	c.relay, c.localCall, c.dynamic = false, false, false
@@ -258,11 +261,66 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 				}
 			}
 		case *ast.CallExpr:
+			c.noteBuilt(n)
 			c.call(n, wc)
 			return false
 		}
 		return true
 	})
+}
+
+// noteBuilt records what a call writes into a local strings.Builder or
+// bytes.Buffer (b.WriteString(`INSERT INTO ...`), fmt.Fprintf(&b, ...)):
+// the SQL text b.String() later yields, in source order, "" for what is
+// not constant.
+func (c *collector) noteBuilt(call *ast.CallExpr) {
+	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
+	if !ok {
+		return
+	}
+	var target ast.Expr
+	var text string
+	known := false
+	switch fn.FullName() {
+	case "(*strings.Builder).WriteString", "(*bytes.Buffer).WriteString":
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || len(call.Args) != 1 {
+			return
+		}
+		target = sel.X
+		text, known = c.constString(call.Args[0])
+	case "fmt.Fprintf":
+		if len(call.Args) < 2 {
+			return
+		}
+		target = call.Args[0]
+		if format, ok := c.constString(call.Args[1]); ok {
+			text, known = printfVerb.ReplaceAllString(format, ""), true
+		}
+	default:
+		return
+	}
+	if u, ok := ast.Unparen(target).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		target = u.X
+	}
+	id, ok := ast.Unparen(target).(*ast.Ident)
+	if !ok {
+		return
+	}
+	obj, ok := c.info.Uses[id].(*types.Var)
+	if !ok || obj.IsField() {
+		return
+	}
+	if t := strings.TrimPrefix(types.TypeString(obj.Type(), nil), "*"); t != "strings.Builder" && t != "bytes.Buffer" {
+		return
+	}
+	if c.built == nil {
+		c.built = map[types.Object][]string{}
+	}
+	if !known {
+		text = ""
+	}
+	c.built[obj] = append(c.built[obj], text)
 }
 
 func isNilNode(n ast.Node) bool {
@@ -580,8 +638,8 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 				case catalog.SQLSchema:
 					return // DDL or a migration tool's bookkeeping: start-up, not a business write
 				case catalog.SQLRead:
-					if row.Kind == catalog.Query {
-						return
+					if row.Kind == catalog.Query || catalog.NoEffectSQL(text) {
+						return // an Exec of ";" or a plain SELECT: a wait or health check
 					}
 				}
 			case row.Kind == catalog.Query:
@@ -824,10 +882,13 @@ func (c *collector) assign(lhs ast.Expr, rhs ast.Expr) {
 			c.strVals = map[types.Object]*string{}
 		}
 		tv, isConst := c.info.Types[rhs]
-		_, seen := c.strVals[obj]
+		prev, seen := c.strVals[obj]
 		if isConst && tv.Value != nil && tv.Value.Kind() == constant.String && !seen {
 			s := constant.StringVal(tv.Value)
 			c.strVals[obj] = &s
+		} else if seen && prev != nil && c.sameSQLKind(*prev, rhs) {
+			// every text assigned so far does the same (a wait loop's
+			// `;` or SELECT by configuration): the first stands for all
 		} else if seen || isConst && tv.Value != nil {
 			c.strVals[obj] = nil // assigned more than once: unknown
 		} else if s, ok := c.derivedSQL(rhs); ok {
@@ -973,7 +1034,10 @@ func (c *collector) sqlText(call *ast.CallExpr, row *catalog.Entry) (string, boo
 	if row.SQL >= len(args) {
 		return "", false
 	}
-	return c.constString(args[row.SQL])
+	if text, ok := c.constString(args[row.SQL]); ok {
+		return text, true
+	}
+	return c.derivedSQL(args[row.SQL]) // b.String(), a concatenation, Sprintf
 }
 
 func (c *collector) constString(e ast.Expr) (string, bool) {
@@ -990,6 +1054,49 @@ func (c *collector) constString(e ast.Expr) (string, bool) {
 	return constant.StringVal(tv.Value), true
 }
 
+// printfVerb matches a fmt verb in a constant Sprintf format.
+var printfVerb = regexp.MustCompile(`%[-+# 0-9.*]*[a-zA-Z]`)
+
+// holes joins SQL text parts, "" marking an unknown part, and keeps the
+// text only when reading the unknown parts as an ordinary table name and as
+// an outbox table classify it the same (an unknown table decides nothing).
+func (c *collector) holes(parts []string) (string, bool) {
+	known := false
+	for _, p := range parts {
+		known = known || strings.TrimSpace(p) != ""
+	}
+	if !known {
+		return "", false
+	}
+	join := func(hole string) string {
+		var b strings.Builder
+		for _, p := range parts {
+			if p == "" {
+				p = " " + hole + " "
+			}
+			b.WriteString(p)
+		}
+		return b.String()
+	}
+	plain, outbox := join("unknown_table"), join("unknown_outbox")
+	if catalog.ClassifySQL(plain) != catalog.ClassifySQL(outbox) {
+		return "", false
+	}
+	return plain, true
+}
+
+// sameSQLKind reports whether rhs is known SQL text (a constant, or
+// derived) that ClassifySQL puts in the same kind as prev.
+func (c *collector) sameSQLKind(prev string, rhs ast.Expr) bool {
+	text, ok := c.constString(rhs)
+	if !ok {
+		if text, ok = c.derivedSQL(rhs); !ok {
+			return false
+		}
+	}
+	return catalog.ClassifySQL(text) == catalog.ClassifySQL(prev) && catalog.NoEffectSQL(text) == catalog.NoEffectSQL(prev)
+}
+
 // derivedSQL gives the text of a string built from SQL the function knows,
 // for classification only:
 //   - a concatenation whose constant parts say what the statement does
@@ -997,6 +1104,7 @@ func (c *collector) constString(e ast.Expr) (string, bool) {
 //     the unknown parts are read as an ordinary table name and as an outbox
 //     table in turn, and the text is kept only when both readings agree
 //     (an unknown part naming the table decides nothing);
+//   - fmt.Sprintf with a constant format, its verbs read the same way;
 //   - the first result of a call outside the standard library that takes
 //     one known SQL text and returns a string (sqlx's BindNamed, Rebind and
 //     In, a dialect helper): the same statement with its parameters rewritten.
@@ -1027,23 +1135,34 @@ func (c *collector) derivedSQL(e ast.Expr) (string, bool) {
 		if !flat(x) || !known {
 			return "", false
 		}
-		join := func(hole string) string {
-			var b strings.Builder
-			for _, p := range parts {
-				if p == "" {
-					p = " " + hole + " "
-				}
-				b.WriteString(p)
-			}
-			return b.String()
-		}
-		plain, outbox := join("unknown_table"), join("unknown_outbox")
-		if catalog.ClassifySQL(plain) != catalog.ClassifySQL(outbox) {
-			return "", false
-		}
-		return plain, true
+		return c.holes(parts)
 	case *ast.CallExpr:
 		fn, ok := typeutil.Callee(c.info, x).(*types.Func)
+		if ok && (fn.FullName() == "(*strings.Builder).String" || fn.FullName() == "(*bytes.Buffer).String") {
+			sel, _ := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if sel == nil {
+				return "", false
+			}
+			id, _ := ast.Unparen(sel.X).(*ast.Ident)
+			if id == nil {
+				return "", false
+			}
+			parts := c.built[c.info.Uses[id]]
+			return c.holes(parts)
+		}
+		if ok && fn.FullName() == "fmt.Sprintf" && len(x.Args) > 0 {
+			// a constant format: its verbs are the unknown parts
+			format, ok := c.constString(x.Args[0])
+			if !ok {
+				return "", false
+			}
+			verbs := printfVerb
+			plain := verbs.ReplaceAllString(format, " unknown_table ")
+			if catalog.ClassifySQL(plain) != catalog.ClassifySQL(verbs.ReplaceAllString(format, " unknown_outbox ")) {
+				return "", false
+			}
+			return plain, true
+		}
 		if !ok || fn.Pkg() == nil || isStdPath(fn.Pkg().Path()) {
 			return "", false
 		}

@@ -18,7 +18,7 @@ type Effect struct {
 	Handle       int      // writes and outbox inserts: which handle, see HandleInternal
 	Committed    bool     // writes: the function committed its own transaction around the write
 	InTx         bool     // writes: the write ran on a transaction handle
-	Covered      bool     // writes: an outbox row was inserted in the same transaction
+	Covered      bool     // writes: an outbox row was inserted in the same transaction; outbox inserts: so was a write
 	Leaf         string   // "file:line" of the catalog call, for messages
 	// Worker: reached inside an endless loop (a background worker's body);
 	// a caller that starts it with go does not run it on its own path.

@@ -57,6 +57,11 @@ func (c *collector) summarize() *Effects {
 			e := *ev.eff
 			e.Handle = c.paramHandle(ev.handle, ev.base)
 			e.Leaf = c.leaf(ev)
+			for j := range c.events {
+				if w := &c.events[j]; w.kind == evWrite && sameTx(w, ev) {
+					e.Covered = true // the row shares its transaction with a write
+				}
+			}
 			out.Outbox = &e
 		}
 	}

@@ -10,6 +10,7 @@ package namedsql
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/nats-io/nats.go"
@@ -92,3 +93,35 @@ func (s *Service) Hand(ctx context.Context, table string, id int64) error {
 }
 
 var _ = sql.ErrNoRows
+
+// WaitForDB is a start-up wait loop: the statement it runs is `;` or a
+// SELECT picked by configuration (one built with Sprintf), never a write,
+// so the announcement after it pairs with nothing.
+func (s *Service) WaitForDB(db *sql.DB, mode string, version int) error {
+	var query string
+	switch mode {
+	case "empty":
+		query = ";"
+	case "full":
+		query = fmt.Sprintf("SELECT 1/count(*) FROM schema_migrations WHERE version = %d", version)
+	default:
+		query = "SELECT * FROM schema_migrations"
+	}
+	if _, err := db.Exec(query); err != nil {
+		return err
+	}
+	return s.NC.Publish("db.ready", []byte(mode))
+}
+
+// Mark runs a statement picked the same way, but one of the choices
+// writes: the statement is unknown, so it counts as a write.
+func (s *Service) Mark(db *sql.DB, mode string, id int64) error {
+	query := "SELECT 1"
+	if mode == "done" {
+		query = fmt.Sprintf("UPDATE images SET done = true WHERE image_id = %d", id)
+	}
+	if _, err := db.Exec(query); err != nil {
+		return err
+	}
+	return s.NC.Publish("image.marked", []byte(mode)) // want "OBX001"
+}
