@@ -93,3 +93,43 @@ func (l *Ledger) Settle(ctx context.Context, id string, ids []string) error {
 	}
 	return l.RecordBatch(ctx, ids)
 }
+
+// Store records a transaction and its outbox row atomically (blnk's
+// datasource, behind an interface).
+type Store interface {
+	Record(ctx context.Context, id string) error
+}
+
+type sqlStore struct{ db *sql.DB }
+
+func (s *sqlStore) Record(ctx context.Context, id string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO transactions (id) VALUES ($1)", id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO lineage_outbox (txn_id) VALUES ($1)", id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+type Books struct {
+	db    *sql.DB
+	store Store
+}
+
+// Finalize creates the balance if it is missing (autocommitted), then
+// records the transaction with its own outbox row: the row announces the
+// transaction, not the balance. 0 findings.
+func (b *Books) Finalize(ctx context.Context, id string) error {
+	if _, err := b.db.ExecContext(ctx, "INSERT INTO balances (id) VALUES ($1) ON CONFLICT DO NOTHING", id); err != nil {
+		return err
+	}
+	return b.store.Record(ctx, id)
+}
+
+var _ Store = (*sqlStore)(nil)
