@@ -36,7 +36,7 @@ func compileCombos() []combo {
 		}
 	}
 	drivers := []string{"database/sql", "pgx", "sqlx", "gorm"}
-	for i, broker := range []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub"} {
+	for i, broker := range []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub", "mqtt"} {
 		db := []string{"postgres", "mysql"}[i%2]
 		driver := drivers[i%len(drivers)]
 		if db == "mysql" && driver == "pgx" {

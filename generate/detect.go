@@ -116,6 +116,7 @@ var (
 		{"github.com/aws/aws-sdk-go-v2/service/sqs", "sqs"},
 		{"github.com/aws/aws-sdk-go-v2/service/sns", "sns"},
 		{"cloud.google.com/go/pubsub", "pubsub"},
+		{"github.com/eclipse/paho.mqtt.golang", "mqtt"},
 	}
 	// Clients outboxify does not generate for; said plainly.
 	unsupportedBrokers = []signal{
@@ -370,6 +371,21 @@ func (d Detection) Client(c templates.Config) (templates.Config, []string) {
 	// Service-side code imports only what the module requires directly:
 	// without client_golang the glue's metrics go to expvar.
 	c.InboxExpvar = !d.direct[metricsModule] && !importsUnder(d.imports, metricsModule)
+	if how, none := templates.NoInboxGlue[c.Broker]; none {
+		// No consumer glue for this broker: the inbox core alone, said
+		// plainly (like a client below its floor), never a failure.
+		c.InboxCoreOnly = true
+		for _, m := range templates.BrokerModules[c.Broker] {
+			if v, ok := d.requires[m]; ok {
+				c.BrokerModule, c.BrokerVersion = m, v
+				break
+			}
+		}
+		if !c.GoAtLeast(templates.InboxGlueGo) || c.Driver == "pgx4" {
+			return c, nil // no glue anyway (noted above)
+		}
+		return c, []string{fmt.Sprintf("broker %s: the inbox has no consumer glue for it; only the inbox core (inbox.Handle) is generated (%s)", c.Broker, how)}
+	}
 	var chosen string
 	for _, m := range templates.BrokerModules[c.Broker] {
 		if _, ok := d.requires[m]; ok && (chosen == "" || importsUnder(d.imports, m) && !importsUnder(d.imports, chosen)) {

@@ -26,7 +26,7 @@ type Options struct {
 var (
 	DBs        = []string{"postgres", "mysql"}
 	Drivers    = []string{"database/sql", "pgx", "pgx4", "sqlx", "gorm"}
-	Brokers    = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub"}
+	Brokers    = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub", "mqtt"}
 	Migrations = []string{"auto", "sql", "goose", "migrate", "atlas"}
 	Relays     = []string{"polling", "debezium"}
 	Notifies   = []string{"trigger", "off"}

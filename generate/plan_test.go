@@ -495,6 +495,9 @@ func TestDetectBrokerClient(t *testing.T) {
 			"jetstream", "github.com/nats-io/nats.go", "v1.10.0", true, "needs v1.11.0 or newer"},
 		{"client_golang below its floor", "1.21", "github.com/segmentio/kafka-go v0.4.51\n\tgithub.com/prometheus/client_golang v0.9.1", "",
 			"kafka-go", "github.com/segmentio/kafka-go", "v0.4.51", true, "github.com/prometheus/client_golang v0.9.1: the inbox's consumer glue needs v0.9.2 or newer"},
+		{"paho MQTT: no consumer glue for the broker", "1.21", "github.com/eclipse/paho.mqtt.golang v1.5.0", "",
+			"mqtt", "github.com/eclipse/paho.mqtt.golang", "v1.5.0", true,
+			"broker mqtt: the inbox has no consumer glue for it; only the inbox core (inbox.Handle) is generated"},
 		{"go line below the glue's: no floor note", "1.20", "github.com/segmentio/kafka-go v0.4.8", "",
 			"kafka-go", "github.com/segmentio/kafka-go", "v0.4.8", false, ""},
 	} {

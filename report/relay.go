@@ -24,7 +24,7 @@ var (
 	mongoWatch    = regexp.MustCompile(`\.Watch\(`)
 	// Brokers without a message key: order comes from one relay (or shard)
 	// per aggregate publishing in order.
-	keylessBroker = regexp.MustCompile(`"(github\.com/nats-io/nats\.go(/jetstream)?|github\.com/rabbitmq/amqp091-go|github\.com/streadway/amqp|github\.com/redis/go-redis/v9)"`)
+	keylessBroker = regexp.MustCompile(`"(github\.com/nats-io/nats\.go(/jetstream)?|github\.com/rabbitmq/amqp091-go|github\.com/streadway/amqp|github\.com/redis/go-redis/v9|github\.com/eclipse/paho\.mqtt\.golang)"`)
 	keyedBroker   = regexp.MustCompile(`"(github\.com/segmentio/kafka-go|github\.com/twmb/franz-go/pkg/kgo|github\.com/IBM/sarama|github\.com/Shopify/sarama|cloud\.google\.com/go/pubsub(/v2)?|github\.com/aws/aws-sdk-go-v2/service/(sqs|sns))"`)
 )
 

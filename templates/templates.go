@@ -39,7 +39,7 @@ var embedded embed.FS
 var relayMods embed.FS
 
 // RelayBrokers are the brokers the relay publishes to.
-var RelayBrokers = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub"}
+var RelayBrokers = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub", "mqtt"}
 
 // KafkaPartitioners are the key-to-partition mappings the Kafka relay can
 // use; n is the partition count and every hash is of the record key's bytes:
@@ -131,7 +131,7 @@ type Config struct {
 	// GoVersion is the module's go line ("1.16" when it has none): service-side
 	// code uses only what that language version and its standard library allow.
 	GoVersion string
-	Broker    string // kafka-go | franz-go | sarama | nats | jetstream | amqp091 | redis | sns | sqs | pubsub
+	Broker    string // kafka-go | franz-go | sarama | nats | jetstream | amqp091 | redis | sns | sqs | pubsub | mqtt
 	// BrokerModule is the broker client module the inbox's consumer glue
 	// imports: one of BrokerModules[Broker], the one the module requires
 	// (e.g. github.com/Shopify/sarama, github.com/streadway/amqp,
@@ -289,6 +289,21 @@ var BrokerModules = map[string][]string{
 	"sns":       {"github.com/aws/aws-sdk-go-v2/service/sqs"},
 	"sqs":       {"github.com/aws/aws-sdk-go-v2/service/sqs"},
 	"pubsub":    {"cloud.google.com/go/pubsub/v2"},
+	"mqtt":      {"github.com/eclipse/paho.mqtt.golang"},
+}
+
+// NoInboxGlue are the brokers the inbox has no consumer glue for, each with
+// what to do instead: only the inbox core (inbox.Handle) is generated, and
+// the service calls it from its own consumer.
+var NoInboxGlue = map[string]string{
+	"mqtt": "call inbox.Handle from the paho message handler; MQTT 3.1.1 carries no outbox id, so deduplicate by a business key in the payload",
+}
+
+// HasInboxGlue reports whether the inbox's consumer glue is generated for
+// c.Broker (an unknown broker has none either).
+func (c Config) HasInboxGlue() bool {
+	_, none := NoInboxGlue[c.Broker]
+	return !none && len(BrokerModules[c.Broker]) > 0
 }
 
 // JetStreamPackage is the nats.go version that added the nats.go/jetstream
@@ -448,8 +463,8 @@ func Render(c Config, components ...string) ([]File, error) {
 		if comp == "inbox" && c.Driver == "pgx4" {
 			return nil // the inbox is written for pgx v5, database/sql, sqlx and gorm only
 		}
-		if comp == "inbox" && strings.HasPrefix(path.Base(rel), "consumer") && (!c.GoAtLeast(InboxGlueGo) || c.InboxCoreOnly) {
-			return nil // consumer glue needs a newer go line, or a newer client, than the module's
+		if comp == "inbox" && strings.HasPrefix(path.Base(rel), "consumer") && (!c.GoAtLeast(InboxGlueGo) || c.InboxCoreOnly || !c.HasInboxGlue()) {
+			return nil // consumer glue needs a newer go line, or a newer client, than the module's, or has no template for the broker
 		}
 		f, err := renderOne(c, comp, rel, p)
 		if err != nil {

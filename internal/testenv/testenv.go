@@ -1,5 +1,5 @@
 // Package testenv finds the real servers that integration tests talk to
-// (PostgreSQL, MariaDB/MySQL, NATS JetStream, RabbitMQ, Redis) and gives each
+// (PostgreSQL, MariaDB/MySQL, NATS JetStream, RabbitMQ, Redis, Mosquitto) and gives each
 // test an isolated database. A server is found by environment variable or the
 // loopback default. Under CI=true a missing server fails the test; elsewhere
 // the test is skipped with a message naming what to start.
@@ -42,6 +42,8 @@ var (
 		"rabbitmq-server -detached"}
 	Redis = Service{"Redis", "OUTBOXIFY_REDIS_ADDR", "127.0.0.1:6379",
 		"redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save ''"}
+	Mosquitto = Service{"Mosquitto (MQTT)", "OUTBOXIFY_MQTT_ADDR", "127.0.0.1:1883",
+		"mosquitto -d -c /etc/mosquitto/mosquitto.conf"}
 )
 
 // Addr returns the configured address of s (env var or default).

@@ -40,6 +40,7 @@ func TestMySQLDB(t *testing.T) {
 
 // The brokers the relay, inbox and e2e tests use are found by their
 // variable or the loopback default; under CI=true a missing one fails.
-func TestNATSReachable(t *testing.T)     { Require(t, NATS) }
-func TestRabbitMQReachable(t *testing.T) { Require(t, RabbitMQ) }
-func TestRedisReachable(t *testing.T)    { Require(t, Redis) }
+func TestNATSReachable(t *testing.T)      { Require(t, NATS) }
+func TestRabbitMQReachable(t *testing.T)  { Require(t, RabbitMQ) }
+func TestRedisReachable(t *testing.T)     { Require(t, Redis) }
+func TestMosquittoReachable(t *testing.T) { Require(t, Mosquitto) }

@@ -14,6 +14,7 @@ import (
 	_ "github.com/aws/aws-sdk-go-v2/service/sns"
 	_ "github.com/aws/aws-sdk-go-v2/service/sqs"
 	_ "github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	_ "github.com/eclipse/paho.mqtt.golang"
 	_ "github.com/nats-io/nats.go"
 	_ "github.com/nats-io/nats.go/jetstream"
 	_ "github.com/prometheus/client_golang/prometheus"

@@ -120,7 +120,7 @@ func innerModule(t *testing.T, cases []Case) map[string][]byte {
 func serverEnv(t *testing.T) []string {
 	t.Helper()
 	var env []string
-	for _, s := range []testenv.Service{testenv.Postgres, testenv.MySQL, testenv.NATS, testenv.RabbitMQ, testenv.Redis} {
+	for _, s := range []testenv.Service{testenv.Postgres, testenv.MySQL, testenv.NATS, testenv.RabbitMQ, testenv.Redis, testenv.Mosquitto} {
 		up := false // Require skips (Goexit) or fails when the server does not answer
 		t.Run("server "+s.Name, func(t *testing.T) { testenv.Require(t, s); up = true })
 		if up {
@@ -149,7 +149,7 @@ func TestGeneratedRelay(t *testing.T) {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case testenv.Postgres.Env, testenv.MySQL.Env, testenv.NATS.Env, testenv.RabbitMQ.Env, testenv.Redis.Env:
+		case testenv.Postgres.Env, testenv.MySQL.Env, testenv.NATS.Env, testenv.RabbitMQ.Env, testenv.Redis.Env, testenv.Mosquitto.Env:
 			continue
 		}
 		cmdEnv = append(cmdEnv, kv)

@@ -11,7 +11,7 @@ import (
 const ModulePath = "example.com/relaymod"
 
 // Brokers lists every broker the relay supports.
-var Brokers = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub"}
+var Brokers = []string{"kafka-go", "franz-go", "sarama", "nats", "jetstream", "amqp091", "redis", "sns", "sqs", "pubsub", "mqtt"}
 
 // Case is one rendered relay configuration.
 type Case struct {

@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	mqtt "github.com/eclipse/paho.mqtt.golang"
 	"github.com/nats-io/nats.go"
 	amqp "github.com/rabbitmq/amqp091-go"
 	"github.com/redis/go-redis/v9"
@@ -434,6 +435,254 @@ func testRedisStreamFields(t *testing.T, ident string) {
 			t.Errorf("entry %d = %q, want %q", i, got, want[i])
 		}
 	}
+}
+
+// ---- MQTT (Mosquitto) ----
+
+// TestMQTT: topic = aggregate_type, payload as stored (the binary row
+// decoded), QoS from the row's mqtt-qos header (else --mqtt-qos, 1), retain
+// from mqtt-retained. MQTT 3.1.1 carries no headers, so messages are matched
+// to rows by payload: each row once, in order per aggregate. A row with
+// mqtt-qos "7" or mqtt-retained "yes" is refused and dead-lettered (at
+// --max-attempts 1), never published.
+func TestMQTT(t *testing.T) { forDatabases(t, "mqtt", testMQTT) }
+
+func testMQTT(t *testing.T, ident string) {
+	url := "tcp://" + needEnv(t, "OUTBOXIFY_MQTT_ADDR")
+	topic := randName("relay") + "/orders"
+	// Subscribed before the relay runs (a plain MQTT topic keeps nothing
+	// for later subscribers), at QoS 2 so each message arrives at the QoS
+	// it was published with.
+	sub := subscribeMQTT(t, url, topic, 2)
+	d, rows := relayToBroker(t, ident, topic, "--broker-url", url, "--mqtt-client-id", randName("relay"), "--max-attempts", "1")
+	status := topic + "/status"
+	more := d.insert(t,
+		row{AggregateType: topic, AggregateID: "q0", Payload: `{"agg": "q0", "n": 1}`, Headers: map[string]string{"mqtt-qos": "0"}},
+		row{AggregateType: topic, AggregateID: "q2", Payload: `{"agg": "q2", "n": 1}`, Headers: map[string]string{"mqtt-qos": "2", "mqtt-retained": "false"}},
+		row{AggregateType: topic, AggregateID: "q2", Payload: `{"agg": "q2", "n": 2}`, Headers: map[string]string{"mqtt-qos": "2"}},
+		row{AggregateType: status, AggregateID: "s", Payload: `{"agg": "s", "n": 1}`, Headers: map[string]string{"mqtt-retained": "true"}},
+	)
+	bad := d.insert(t,
+		row{AggregateType: topic, AggregateID: "bad-qos", Payload: `{"agg": "bad-qos", "n": 1}`, Headers: map[string]string{"mqtt-qos": "7"}},
+		row{AggregateType: topic, AggregateID: "bad-retained", Payload: `{"agg": "bad-retained", "n": 1}`, Headers: map[string]string{"mqtt-retained": "yes"}},
+	)
+	eventually(t, 30*time.Second, "bad header rows dead-lettered, the others published", func() bool {
+		return d.state(t, bad[0].ID).dead && d.state(t, bad[1].ID).dead && d.count(t, "published_at IS NULL AND dead_at IS NULL") == 0
+	})
+	for i, header := range []string{"mqtt-qos", "mqtt-retained"} {
+		if s := d.state(t, bad[i].ID); s.published || !strings.Contains(s.lastError, header) {
+			t.Fatalf("row with a bad %s header: %+v, want dead-lettered with an error naming the header", header, s)
+		}
+	}
+	if n := d.count(t, "dead_at IS NOT NULL"); n != 2 {
+		t.Fatalf("%d rows dead-lettered, want the 2 with bad headers", n)
+	}
+
+	want := append(append([]row{}, rows...), more[:3]...)
+	wantQoS := map[string]byte{"q0": 0, "q2": 2}
+	eventually(t, 30*time.Second, "every message on the topic", func() bool { return len(sub.messages()) >= len(want) })
+	time.Sleep(300 * time.Millisecond) // anything further (a duplicate, a dead letter) arrives too
+	got := sub.messages()
+	if len(got) != len(want) {
+		t.Fatalf("subscriber got %d messages, want %d", len(got), len(want))
+	}
+	byPayload := map[string]row{}
+	for _, r := range want {
+		key := r.Payload
+		if r.AggregateID == "binary" {
+			key = string([]byte{0, 1, 2, 0xfe})
+		}
+		byPayload[canonicalJSON(key)] = r
+	}
+	var ordered []struct{ agg, body string }
+	for _, m := range got {
+		key := canonicalJSON(string(m.Payload()))
+		r, ok := byPayload[key]
+		if !ok {
+			t.Fatalf("message %q: not a row's payload, or a second copy (topic %s)", m.Payload(), m.Topic())
+		}
+		delete(byPayload, key)
+		qos, ok := wantQoS[r.AggregateID]
+		if !ok {
+			qos = 1 // --mqtt-qos default
+		}
+		if m.Topic() != topic || m.Qos() != qos || m.Retained() {
+			t.Fatalf("row %s (%s): topic %s QoS %d retained %v; want %s, QoS %d, not retained", r.ID, r.AggregateID, m.Topic(), m.Qos(), m.Retained(), topic, qos)
+		}
+		if r.AggregateID != "binary" {
+			var v struct{ Agg string }
+			if err := json.Unmarshal(m.Payload(), &v); err != nil {
+				t.Fatalf("payload %q: %v", m.Payload(), err)
+			}
+			ordered = append(ordered, struct{ agg, body string }{v.Agg, string(m.Payload())})
+		}
+	}
+	last := checkOrder(t, ordered)
+	t.Logf("counts: rows %d, received %d, per aggregate %v", len(want), len(got), last)
+
+	// The retained row: a subscriber that comes later gets it, marked retained.
+	late := subscribeMQTT(t, url, status, 1)
+	eventually(t, 10*time.Second, "the retained message", func() bool { return len(late.messages()) > 0 })
+	if m := late.messages()[0]; !m.Retained() || canonicalJSON(string(m.Payload())) != canonicalJSON(more[3].Payload) {
+		t.Fatalf("late subscriber got %q retained %v, want the retained row %s", m.Payload(), m.Retained(), more[3].Payload)
+	}
+	late.client.Publish(status, 1, true, []byte{}).Wait() // clears the retained message
+}
+
+// TestMQTTBrokerDownAndBack: the relay reaches Mosquitto through a proxy
+// the test cuts. It starts while the broker is unreachable, relays once it
+// is reachable, rides out a cut in the middle (the connection dropped, acks
+// in flight lost) and uses up no attempt (--max-attempts 1 would
+// dead-letter any row that counted one); the subscriber, connected to the
+// broker directly, gets every row in order per aggregate.
+func TestMQTTBrokerDownAndBack(t *testing.T) { forDatabases(t, "mqtt", testMQTTBrokerDownAndBack) }
+
+func testMQTTBrokerDownAndBack(t *testing.T, ident string) {
+	addr := needEnv(t, "OUTBOXIFY_MQTT_ADDR")
+	c := get(t, ident)
+	d := openDB(t, c.db)
+	topic := randName("relay") + "/outage"
+	sub := subscribeMQTT(t, "tcp://"+addr, topic, 1)
+	proxy := &tcpProxy{addr: freeAddr(t), target: addr}
+	t.Cleanup(proxy.stop)
+	rows := sequence(topic, aggregates("o", 4), 120)
+	r := startRelay(t, c, fastFlags(d, "--broker-url", "tcp://"+proxy.addr, "--mqtt-client-id", randName("relay"),
+		"--max-attempts", "1", "--batch-size", "10", "--outage-retry-max", "500ms")...)
+	d.insert(t, rows[:40]...)
+	eventually(t, 20*time.Second, "the relay running and finding the broker unreachable", func() bool {
+		out := r.out.String()
+		return strings.Contains(out, "outbox relay started") && strings.Contains(out, "outbox batch failed") ||
+			d.count(t, "published_at IS NOT NULL OR dead_at IS NOT NULL OR attempts > 0") > 0
+	})
+	if n := d.count(t, "published_at IS NOT NULL OR dead_at IS NOT NULL OR attempts > 0"); n != 0 {
+		t.Fatalf("%d rows published, dead or with attempts while the broker was unreachable\n%s", n, r.out.String())
+	}
+	if out := r.out.String(); !strings.Contains(out, "broker unavailable") {
+		t.Fatalf("the relay's batches failed, but not as broker unavailable:\n%s", out)
+	}
+	proxy.start(t)
+	eventually(t, 30*time.Second, "the rows published once the broker is reachable", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+	d.insert(t, rows[40:80]...)
+	proxy.stop() // likely mid-batch: the relay's connection and its acks in flight go
+	d.insert(t, rows[80:]...)
+	time.Sleep(time.Second)
+	proxy.start(t)
+	eventually(t, 30*time.Second, "every row published after the cut", func() bool { return d.count(t, "published_at IS NULL") == 0 })
+	if n := d.count(t, "dead_at IS NOT NULL OR attempts > 0"); n != 0 {
+		t.Fatalf("%d rows dead-lettered or with attempts used: an outage must count none\n%s", n, r.out.String())
+	}
+	eventually(t, 10*time.Second, "every row at the subscriber", func() bool {
+		seen := map[string]bool{}
+		for _, m := range sub.messages() {
+			seen[string(m.Payload())] = true
+		}
+		return len(seen) >= len(rows)
+	})
+	var got []struct{ agg, body string }
+	for _, m := range sub.messages() {
+		var v struct{ Agg string }
+		if err := json.Unmarshal(m.Payload(), &v); err != nil {
+			t.Fatalf("payload %q: %v", m.Payload(), err)
+		}
+		got = append(got, struct{ agg, body string }{v.Agg, string(m.Payload())})
+	}
+	last := checkOrder(t, got)
+	t.Logf("counts: rows %d, received %d (repeats are republished messages whose ack was lost), per aggregate %v", len(rows), len(got), last)
+}
+
+// tcpProxy forwards connections to target while started; stop closes the
+// listener and cuts every connection, as a broker that went away.
+type tcpProxy struct {
+	addr, target string
+	mu           sync.Mutex
+	ln           net.Listener
+	conns        []net.Conn
+}
+
+func (p *tcpProxy) start(t *testing.T) {
+	t.Helper()
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	go func() {
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			server, err := net.Dial("tcp", p.target)
+			if err != nil {
+				client.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, client, server)
+			p.mu.Unlock()
+			go func() { _, _ = io.Copy(server, client); server.Close() }()
+			go func() { _, _ = io.Copy(client, server); client.Close() }()
+		}
+	}()
+}
+
+func (p *tcpProxy) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// mqttSub is a paho subscription collecting what arrives, in order.
+type mqttSub struct {
+	client mqtt.Client
+	mu     sync.Mutex
+	got    []mqtt.Message
+}
+
+func subscribeMQTT(t *testing.T, url, topic string, qos byte) *mqttSub {
+	t.Helper()
+	s := &mqttSub{}
+	opts := mqtt.NewClientOptions().AddBroker(url).SetClientID(randName("sub")).SetCleanSession(true).SetOrderMatters(true)
+	s.client = mqtt.NewClient(opts)
+	if tok := s.client.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("connect to MQTT at %s: %v", url, tok.Error())
+	}
+	t.Cleanup(func() { s.client.Disconnect(100) })
+	tok := s.client.Subscribe(topic, qos, func(_ mqtt.Client, m mqtt.Message) {
+		s.mu.Lock()
+		s.got = append(s.got, m)
+		s.mu.Unlock()
+	})
+	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe to %s: %v", topic, tok.Error())
+	}
+	return s
+}
+
+func (s *mqttSub) messages() []mqtt.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]mqtt.Message(nil), s.got...)
+}
+
+// canonicalJSON re-encodes JSON text with sorted keys (PostgreSQL's jsonb
+// reorders an object's keys); anything else is returned as it is.
+func canonicalJSON(s string) string {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // ---- Pub/Sub (pstest) ----
