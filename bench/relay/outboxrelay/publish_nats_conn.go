@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"strings"
 
 	"github.com/nats-io/nats.go"
@@ -67,9 +68,10 @@ func (b *brokerOptions) connect(ctx context.Context, log *slog.Logger) (*nats.Co
 		opts = append(opts, nats.Secure(tc))
 	}
 	url := strings.TrimSpace(b.url)
-	if tc != nil || b.creds != "" || b.nkey != "" {
+	if tc != nil || b.creds != "" || b.nkey != "" || natsURLHasAuth(url) {
 		// One attempt first: a certificate or a credential the server
-		// refuses stops the relay here, with the reason, instead of being
+		// refuses (a seed, a creds file, or user:password@ or token@ in
+		// the URL) stops the relay here, with the reason, instead of being
 		// retried forever as if NATS were down.
 		nc, err := nats.Connect(url, opts...)
 		switch {
@@ -82,6 +84,17 @@ func (b *brokerOptions) connect(ctx context.Context, log *slog.Logger) (*nats.Co
 		}
 	}
 	return nats.Connect(url, append(opts, nats.RetryOnFailedConnect(true))...)
+}
+
+// natsURLHasAuth reports whether one of the comma-separated NATS URLs
+// carries credentials (user:password@ or token@).
+func natsURLHasAuth(urls string) bool {
+	for _, s := range strings.Split(urls, ",") {
+		if u, err := neturl.Parse(strings.TrimSpace(s)); err == nil && u.User != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // natsMsgBuf builds the NATS message of each row in turn, reusing one
