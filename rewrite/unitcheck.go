@@ -266,6 +266,7 @@ type writeSite struct {
 	parent *ast.SelectorExpr // the selector whose X is the handle, nil when there is none
 	obj    types.Object      // the handle's variable or field
 	path   []string          // the functions from the meeting function to d, full names
+	read   bool              // a query that does not write: joins the unit when it can, else stays
 }
 
 // writesFrom lists the SQL writes (catalog writes, DML queries) made in
@@ -305,8 +306,8 @@ func (s *unitSession) walkWrites(meet funcDecl) []writeSite {
 				return true
 			}
 			if e := catalog.Default().Match(fn); e != nil {
-				if e.Store == catalog.SQL && (e.Kind == catalog.Write || e.Kind == catalog.Query && dmlArg(info, c, e.SQL)) {
-					w := writeSite{d: d, call: c, path: path}
+				if e.Store == catalog.SQL && (e.Kind == catalog.Write || e.Kind == catalog.Query) {
+					w := writeSite{d: d, call: c, path: path, read: e.Kind == catalog.Query && !dmlArg(info, c, e.SQL)}
 					if w.parent = handleParent(c); w.parent != nil {
 						if catalog.Default().IsTxType(info.TypeOf(w.parent.X)) {
 							return true
@@ -580,6 +581,11 @@ func (s *unitSession) otherWrites(meet, repo funcDecl, objs map[types.Object]boo
 		if w.d.decl == repo.decl && objs[w.obj] {
 			continue // the finding's own write: joined
 		}
+		if w.read && (own || !s.readJoins(meet, w, base)) {
+			// a read that cannot join (another pool, a replica, no
+			// context) stays where it is: it changes nothing the unit commits
+			continue
+		}
 		name := shortName(w.d.fn.FullName())
 		if w.obj == nil {
 			return nil, fmt.Sprintf("%s also writes (%s) through an expression fix cannot follow to a handle: join that write to the unit by hand", name, w.d.at(w.call))
@@ -643,6 +649,22 @@ func (s *unitSession) otherWrites(meet, repo funcDecl, objs map[types.Object]boo
 		out = append(out, *byDecl[d])
 	}
 	return out, ""
+}
+
+// readJoins reports whether a read the unit's body reaches can run on the
+// unit's transaction: its handle holds the writes' pool, the unit has an
+// accessor for it and the context reaches it. Reads join so the body sees
+// its own writes and does not wait on the rows its transaction locked (or,
+// N units on an N-connection pool, on a connection none will free).
+func (s *unitSession) readJoins(meet funcDecl, w writeSite, base types.Object) bool {
+	if w.obj == nil || base == nil || w.parent == nil || !s.sharesPool(w.obj, base) {
+		return false
+	}
+	acc := s.accessor(w.d.pkg.TypesInfo.TypeOf(w.parent.X))
+	if acc == "" || accessorMethods[acc] != nil && !accessorMethods[acc][w.parent.Sel.Name] {
+		return false
+	}
+	return ctxParam(w.d.pkg.TypesInfo, w.d.decl.Type) != "" && s.ctxFlows(meet, w.path, "the read") == ""
 }
 
 // firstUse is the first selector or identifier in d naming obj (for a
