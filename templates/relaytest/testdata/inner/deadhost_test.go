@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/nats-io/nats.go"
 )
 
@@ -57,34 +58,25 @@ func forward(t *testing.T, listen, target string) {
 	}()
 }
 
-// TestDeadHostFailsOver: the leading relay runs in a network namespace the
-// test creates (a veth pair, addresses only on it) against a PostgreSQL
-// cluster the test owns; mid-batch (paused after the broker acked, before
-// the mark) the namespace's link goes down: its packets vanish, no FIN, no
-// RST. A standby outside takes the leader lock within the failover bound
-// and publishes every row; what the dead leader had sent is at most a
-// duplicate, and the first copies arrive in order per aggregate.
-// The leader is idle in transaction when its host vanishes, so the server
-// ends its session by idle_in_transaction_session_timeout (the batch
-// session's keepalives and tcp_user_timeout are set too; they matter when
-// the backend is blocked sending). With the leader's --failover at 300s
-// the standby does not take over within the bound: the test fails.
-// (tc netem is not used: this kernel has no sch_netem, and no nft or
-// iptables is installed; link down drops the packets the same way.) Needs
-// root, ip and a PostgreSQL server installation; skips otherwise.
-func TestDeadHostFailsOver(t *testing.T) {
+// deadNet is a network namespace the test creates with a veth pair into
+// it (10.231.x.0/30, addresses only on that pair): a relay started inside
+// reaches the host at hostIP; cut takes the namespace's link down, so its
+// packets vanish (no FIN, no RST).
+type deadNet struct {
+	ns, link     string // the namespace and its end of the pair
+	hostIP, nsIP string
+}
+
+// newDeadNet makes the namespace (removed at the end); skips without root
+// or ip.
+func newDeadNet(t *testing.T) *deadNet {
+	t.Helper()
 	if os.Getuid() != 0 {
 		t.Skip("needs root (network namespaces)")
 	}
-	natsURL := needEnv(t, "OUTBOXIFY_NATS_URL")
-	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
-	if len(bins) == 0 {
-		t.Skip("no PostgreSQL server installation (initdb)")
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("needs ip (iproute2) for network namespaces")
 	}
-	pgbin := filepath.Dir(bins[len(bins)-1])
-	c := get(t, "pg_nats")
-
-	// Network namespace and veth pair.
 	b := make([]byte, 3)
 	_, _ = rand.Read(b)
 	id := hex.EncodeToString(b)
@@ -97,56 +89,35 @@ func TestDeadHostFailsOver(t *testing.T) {
 	t.Cleanup(func() { _ = exec.Command("ip", "link", "del", va).Run() })
 	sh(t, "ip", "link", "set", vb, "netns", ns)
 	octet := int(b[0])%250 + 1
-	hostIP, nsIP := fmt.Sprintf("10.231.%d.1", octet), fmt.Sprintf("10.231.%d.2", octet)
-	sh(t, "ip", "addr", "add", hostIP+"/30", "dev", va)
+	n := &deadNet{ns: ns, link: vb, hostIP: fmt.Sprintf("10.231.%d.1", octet), nsIP: fmt.Sprintf("10.231.%d.2", octet)}
+	sh(t, "ip", "addr", "add", n.hostIP+"/30", "dev", va)
 	sh(t, "ip", "link", "set", va, "up")
-	sh(t, "ip", "netns", "exec", ns, "ip", "addr", "add", nsIP+"/30", "dev", vb)
+	sh(t, "ip", "netns", "exec", ns, "ip", "addr", "add", n.nsIP+"/30", "dev", vb)
 	sh(t, "ip", "netns", "exec", ns, "ip", "link", "set", vb, "up")
 	sh(t, "ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up")
+	return n
+}
 
-	// A PostgreSQL cluster of the test's own, on 127.0.0.1 and the veth address.
-	dir, err := os.MkdirTemp("", "obxpg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sh(t, "chown", "postgres", dir)
-	data := filepath.Join(dir, "data")
-	sh(t, "runuser", "-u", "postgres", "--", filepath.Join(pgbin, "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "--no-sync")
-	hba, err := os.OpenFile(filepath.Join(data, "pg_hba.conf"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintf(hba, "host all all %s/32 trust\n", nsIP)
-	hba.Close()
-	_, port, _ := net.SplitHostPort(freeAddr(t))
-	sh(t, "runuser", "-u", "postgres", "--", filepath.Join(pgbin, "pg_ctl"), "-D", data, "-w", "-l", filepath.Join(dir, "log"),
-		"-o", fmt.Sprintf("-c listen_addresses='127.0.0.1,%s' -p %s -k %s -c fsync=off", hostIP, port, dir), "start")
-	t.Cleanup(func() {
-		_ = exec.Command("runuser", "-u", "postgres", "--", filepath.Join(pgbin, "pg_ctl"), "-D", data, "-m", "immediate", "stop").Run()
-	})
-	admin, err := sql.Open("pgx", fmt.Sprintf("postgres://postgres@127.0.0.1:%s/postgres?sslmode=disable", port))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	if _, err := admin.Exec("CREATE DATABASE relay"); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := os.ReadFile(filepath.Join("testdata", "schema_postgres.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &testDB{dialect: "postgres", url: fmt.Sprintf("postgres://postgres@127.0.0.1:%s/relay?sslmode=disable", port)}
-	if d.sql, err = sql.Open("pgx", d.url); err != nil {
-		t.Fatal(err)
-	}
-	defer d.sql.Close()
-	if _, err := d.sql.Exec(string(schema)); err != nil {
-		t.Fatal(err)
-	}
+// cut takes the namespace's link down: its packets vanish.
+func (n *deadNet) cut(t *testing.T) {
+	t.Helper()
+	sh(t, "ip", "netns", "exec", n.ns, "ip", "link", "set", n.link, "down")
+}
+
+// deadHostFailover is the dead host scenario on a database the test owns
+// (d, reached from the namespace at leaderURL): 30 rows on a NATS subject;
+// the leader (c's relay process inside the namespace, reaching NATS through
+// a forwarder on the veth address) publishes a batch of 10 and pauses
+// before the mark; the link goes down; a standby outside (d.url) must
+// publish every row within the failover bound, lose none, and the first
+// copies arrive in order per aggregate.
+// OUTBOXIFY_DEADHOST_LEADER_FAILOVER overrides the leader's --failover (at
+// 300s the test fails: the dead leader's session keeps the lock).
+func deadHostFailover(t *testing.T, c relayCase, d *testDB, n *deadNet, leaderURL string) {
+	t.Helper()
+	natsURL := needEnv(t, "OUTBOXIFY_NATS_URL")
 	natsHost := strings.TrimPrefix(natsURL, "nats://")
-	natsFwd := net.JoinHostPort(hostIP, strings.Split(freeAddr(t), ":")[1])
+	natsFwd := net.JoinHostPort(n.hostIP, strings.Split(freeAddr(t), ":")[1])
 	forward(t, natsFwd, natsHost)
 
 	nc, err := nats.Connect(natsURL)
@@ -174,10 +145,14 @@ func TestDeadHostFailsOver(t *testing.T) {
 	rows := d.insert(t, sequence(subject, aggregates("h", 3), 30)...)
 
 	const failover = 6 * time.Second
+	leaderFailover := failover.String()
+	if v := os.Getenv("OUTBOXIFY_DEADHOST_LEADER_FAILOVER"); v != "" {
+		leaderFailover = v
+	}
 	flags := []string{"--poll-interval", "50ms", "--retry-base", "50ms", "--retry-max", "200ms", "--metrics-addr", "",
-		"--failover", failover.String(), "--publish-timeout", "2s", "--batch-size", "10", "--notify", "off"}
-	leaderURL := fmt.Sprintf("postgres://postgres@%s:%s/relay?sslmode=disable", hostIP, port)
-	cmd := exec.Command("ip", append([]string{"netns", "exec", ns, os.Args[0], "run", "--database-url", leaderURL, "--broker-url", "nats://" + natsFwd}, flags...)...)
+		"--publish-timeout", "2s", "--batch-size", "10", "--notify", "off"}
+	cmd := exec.Command("ip", append([]string{"netns", "exec", n.ns, os.Args[0], "run", "--database-url", leaderURL, "--broker-url", "nats://" + natsFwd,
+		"--failover", leaderFailover}, flags...)...)
 	cmd.Env = append(os.Environ(), "RELAYTEST_MAIN="+c.ident, "OUTBOX_RELAY_FAILPOINT=after-publish:pause")
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -194,13 +169,13 @@ func TestDeadHostFailsOver(t *testing.T) {
 	eventually(t, 30*time.Second, "the leader paused mid-batch", func() bool {
 		return strings.Contains(out.String(), "failpoint after-publish reached")
 	})
-	sh(t, "ip", "netns", "exec", ns, "ip", "link", "set", vb, "down") // its packets vanish: no FIN, no RST
+	n.cut(t) // its packets vanish: no FIN, no RST
 	cut := time.Now()
 	mu.Lock()
 	sentByLeader := len(got)
 	mu.Unlock()
 
-	startRelay(t, c, append([]string{"--database-url", d.url, "--broker-url", natsURL}, flags...)...)
+	startRelay(t, c, append([]string{"--database-url", d.url, "--broker-url", natsURL, "--failover", failover.String()}, flags...)...)
 	eventually(t, failover+20*time.Second, "the standby published every row", func() bool {
 		return d.count(t, "published_at IS NULL") == 0
 	})
@@ -221,8 +196,8 @@ func TestDeadHostFailsOver(t *testing.T) {
 			dups += n - 1
 		}
 	}
-	t.Logf("counts: rows %d, sent by the dead leader %d, received %d, duplicates %d, lost %d; standby done %s after the link went down (failover %s)",
-		len(rows), sentByLeader, len(got), dups, lost, took.Round(100*time.Millisecond), failover)
+	t.Logf("counts: rows %d, sent by the dead leader %d, received %d, duplicates %d, lost %d; standby done %s after the link went down (failover %s, leader's %s)",
+		len(rows), sentByLeader, len(got), dups, lost, took.Round(100*time.Millisecond), failover, leaderFailover)
 	checkOrder(t, got)
 	if lost != 0 {
 		t.Fatalf("%d rows lost", lost)
@@ -230,4 +205,119 @@ func TestDeadHostFailsOver(t *testing.T) {
 	if took > failover+4*time.Second {
 		t.Fatalf("the standby finished %s after the leader's host vanished, want within the %s failover bound (+4s)", took, failover)
 	}
+}
+
+// TestDeadHostFailsOver: the leading relay runs in a network namespace the
+// test creates (a veth pair, addresses only on it) against a PostgreSQL
+// cluster the test owns; mid-batch (paused after the broker acked, before
+// the mark) the namespace's link goes down: its packets vanish, no FIN, no
+// RST. A standby outside takes the leader lock within the failover bound
+// and publishes every row; what the dead leader had sent is at most a
+// duplicate, and the first copies arrive in order per aggregate.
+// The leader is idle in transaction when its host vanishes, so the server
+// ends its session by idle_in_transaction_session_timeout (the batch
+// session's keepalives and tcp_user_timeout are set too; they matter when
+// the backend is blocked sending). With the leader's --failover at 300s
+// (OUTBOXIFY_DEADHOST_LEADER_FAILOVER=300s) the standby does not take over
+// within the bound: the test fails.
+// (tc netem is not used: this kernel has no sch_netem, and no nft or
+// iptables is installed; link down drops the packets the same way.) Needs
+// root, ip and a PostgreSQL server installation; skips otherwise.
+func TestDeadHostFailsOver(t *testing.T) {
+	needEnv(t, "OUTBOXIFY_NATS_URL")
+	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
+	if len(bins) == 0 {
+		t.Skip("no PostgreSQL server installation (initdb)")
+	}
+	pgbin := filepath.Dir(bins[len(bins)-1])
+	c := get(t, "pg_nats")
+	n := newDeadNet(t)
+
+	// A PostgreSQL cluster of the test's own, on 127.0.0.1 and the veth address.
+	dir, err := os.MkdirTemp("", "obxpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sh(t, "chown", "postgres", dir)
+	data := filepath.Join(dir, "data")
+	sh(t, "runuser", "-u", "postgres", "--", filepath.Join(pgbin, "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "--no-sync")
+	hba, err := os.OpenFile(filepath.Join(data, "pg_hba.conf"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(hba, "host all all %s/32 trust\n", n.nsIP)
+	hba.Close()
+	_, port, _ := net.SplitHostPort(freeAddr(t))
+	sh(t, "runuser", "-u", "postgres", "--", filepath.Join(pgbin, "pg_ctl"), "-D", data, "-w", "-l", filepath.Join(dir, "log"),
+		"-o", fmt.Sprintf("-c listen_addresses='127.0.0.1,%s' -p %s -k %s -c fsync=off", n.hostIP, port, dir), "start")
+	t.Cleanup(func() {
+		_ = exec.Command("runuser", "-u", "postgres", "--", filepath.Join(pgbin, "pg_ctl"), "-D", data, "-m", "immediate", "stop").Run()
+	})
+	admin, err := sql.Open("pgx", fmt.Sprintf("postgres://postgres@127.0.0.1:%s/postgres?sslmode=disable", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec("CREATE DATABASE relay"); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := os.ReadFile(filepath.Join("testdata", "schema_postgres.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &testDB{dialect: "postgres", url: fmt.Sprintf("postgres://postgres@127.0.0.1:%s/relay?sslmode=disable", port)}
+	if d.sql, err = sql.Open("pgx", d.url); err != nil {
+		t.Fatal(err)
+	}
+	defer d.sql.Close()
+	if _, err := d.sql.Exec(string(schema)); err != nil {
+		t.Fatal(err)
+	}
+	deadHostFailover(t, c, d, n, fmt.Sprintf("postgres://postgres@%s:%s/relay?sslmode=disable", n.hostIP, port))
+}
+
+// TestDeadHostFailsOverMariaDB is TestDeadHostFailsOver on MariaDB: a
+// private mariadbd the test starts (on 127.0.0.1 and the veth address, no
+// name resolution), the leader inside the namespace, its link down
+// mid-batch. The leader's session is idle (paused before the mark) when its
+// host vanishes, so the server ends it by the batch session's wait_timeout
+// (= --failover): the transaction rolls back, GET_LOCK is released and the
+// standby outside leads. With OUTBOXIFY_DEADHOST_LEADER_FAILOVER=300s the
+// test fails. Skips without root, ip, mariadb-install-db or mariadbd.
+func TestDeadHostFailsOverMariaDB(t *testing.T) {
+	needEnv(t, "OUTBOXIFY_NATS_URL")
+	c := get(t, "my_nats")
+	n := newDeadNet(t)
+	port, root := startMariaDB(t, "a private MariaDB server for the dead host test",
+		"--bind-address=127.0.0.1,"+n.hostIP, "--skip-name-resolve")
+	for _, q := range []string{
+		"CREATE DATABASE relay",
+		"CREATE USER 'relay'@'%'",
+		"GRANT ALL ON relay.* TO 'relay'@'%'",
+	} {
+		if _, err := root.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	schema, err := os.ReadFile(filepath.Join("testdata", "schema_mysql.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dsn := func(host string) string {
+		cfg := mysql.NewConfig()
+		cfg.User, cfg.Net, cfg.Addr, cfg.DBName = "relay", "tcp", net.JoinHostPort(host, port), "relay"
+		cfg.ParseTime, cfg.MultiStatements, cfg.Loc = true, true, time.UTC
+		cfg.Params = map[string]string{"time_zone": "'+00:00'"}
+		return cfg.FormatDSN()
+	}
+	d := &testDB{dialect: "mysql", url: dsn("127.0.0.1")}
+	if d.sql, err = sql.Open("mysql", d.url); err != nil {
+		t.Fatal(err)
+	}
+	defer d.sql.Close()
+	if _, err := d.sql.Exec(string(schema)); err != nil {
+		t.Fatalf("apply generated migration: %v", err)
+	}
+	deadHostFailover(t, c, d, n, dsn(n.hostIP))
 }

@@ -57,34 +57,23 @@ func (ca *testCA) issueFiles(t *testing.T, name string, usage x509.ExtKeyUsage) 
 	return certFile, keyFile
 }
 
-// TestMySQLDatabaseTLS: the shared MariaDB has TLS off, so the test starts
-// a MariaDB server of its own (mariadb-install-db into a temporary data
-// directory, mariadbd on a free port and its own socket) with ssl-ca,
-// ssl-cert and ssl-key it generated, and two users: relay (REQUIRE SSL)
-// and relaycert (REQUIRE X509: a client certificate the CA issued).
-// Without TLS flags the relay user is refused (the server enforces TLS);
-// with --database-tls-ca the relay's status connects and the relay
-// publishes every row to JetStream; relaycert needs
-// --database-tls-cert/--database-tls-key too; another CA, or a server
-// name the certificate does not carry, stops the relay at start with a
-// certificate error naming the flag to check. Skips without
-// mariadb-install-db or mariadbd.
-func TestMySQLDatabaseTLS(t *testing.T) {
+// startMariaDB starts a MariaDB server of the test's own (mariadb-install-db
+// into a temporary data directory, mariadbd on a free port and its own
+// socket, killed at the end) with extra server options, and returns its TCP
+// port and a root connection over its socket. Skips, naming what for,
+// without mariadb-install-db or mariadbd.
+func startMariaDB(t *testing.T, what string, extra ...string) (port string, root *sql.DB) {
+	t.Helper()
 	install, err := exec.LookPath("mariadb-install-db")
 	if err != nil {
-		t.Skip("mariadb-install-db not installed: cannot start a private MariaDB server with TLS")
+		t.Skipf("mariadb-install-db not installed: cannot start %s", what)
 	}
 	server := "/usr/sbin/mariadbd"
 	if _, err := os.Stat(server); err != nil {
 		if server, err = exec.LookPath("mariadbd"); err != nil {
-			t.Skip("mariadbd not installed: cannot start a private MariaDB server with TLS")
+			t.Skipf("mariadbd not installed: cannot start %s", what)
 		}
 	}
-	ca := newTestCA(t, "mariadb-ca")
-	other := newTestCA(t, "other-ca")
-	srvCert, srvKey := ca.issueFiles(t, "server", x509.ExtKeyUsageServerAuth)
-	cliCert, cliKey := ca.issueFiles(t, "client", x509.ExtKeyUsageClientAuth)
-
 	dir, err := os.MkdirTemp("", "obxmy")
 	if err != nil {
 		t.Fatal(err)
@@ -99,10 +88,11 @@ func TestMySQLDatabaseTLS(t *testing.T) {
 	if out, err := exec.Command(install, args...).CombinedOutput(); err != nil {
 		t.Fatalf("mariadb-install-db: %v\n%s", err, out)
 	}
-	_, port, _ := net.SplitHostPort(freeAddr(t))
-	args = append([]string{"--no-defaults", "--datadir=" + data, "--socket=" + filepath.Join(dir, "sock"), "--port=" + port,
-		"--bind-address=127.0.0.1", "--pid-file=" + filepath.Join(dir, "pid"), "--log-error=" + filepath.Join(dir, "err.log"),
-		"--skip-log-bin", "--innodb-buffer-pool-size=16M", "--ssl-ca=" + ca.pemFile, "--ssl-cert=" + srvCert, "--ssl-key=" + srvKey}, asUser...)
+	_, port, _ = net.SplitHostPort(freeAddr(t))
+	sock := filepath.Join(dir, "sock")
+	args = append([]string{"--no-defaults", "--datadir=" + data, "--socket=" + sock, "--port=" + port,
+		"--pid-file=" + filepath.Join(dir, "pid"), "--log-error=" + filepath.Join(dir, "err.log"),
+		"--skip-log-bin", "--innodb-buffer-pool-size=16M"}, append(asUser, extra...)...)
 	cmd := exec.Command(server, args...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -116,13 +106,34 @@ func TestMySQLDatabaseTLS(t *testing.T) {
 		}
 	})
 	rootCfg := mysql.NewConfig()
-	rootCfg.User, rootCfg.Net, rootCfg.Addr = "root", "tcp", "127.0.0.1:"+port
-	root, err := sql.Open("mysql", rootCfg.FormatDSN())
-	if err != nil {
+	rootCfg.User, rootCfg.Net, rootCfg.Addr = "root", "unix", sock
+	if root, err = sql.Open("mysql", rootCfg.FormatDSN()); err != nil {
 		t.Fatal(err)
 	}
-	defer root.Close()
+	t.Cleanup(func() { root.Close() })
 	eventually(t, 60*time.Second, "the private mariadbd answers", func() bool { return root.Ping() == nil })
+	return port, root
+}
+
+// TestMySQLDatabaseTLS: the shared MariaDB has TLS off, so the test starts
+// a MariaDB server of its own (mariadb-install-db into a temporary data
+// directory, mariadbd on a free port and its own socket) with ssl-ca,
+// ssl-cert and ssl-key it generated, and two users: relay (REQUIRE SSL)
+// and relaycert (REQUIRE X509: a client certificate the CA issued).
+// Without TLS flags the relay user is refused (the server enforces TLS);
+// with --database-tls-ca the relay's status connects and the relay
+// publishes every row to JetStream; relaycert needs
+// --database-tls-cert/--database-tls-key too; another CA, or a server
+// name the certificate does not carry, stops the relay at start with a
+// certificate error naming the flag to check. Skips without
+// mariadb-install-db or mariadbd.
+func TestMySQLDatabaseTLS(t *testing.T) {
+	ca := newTestCA(t, "mariadb-ca")
+	other := newTestCA(t, "other-ca")
+	srvCert, srvKey := ca.issueFiles(t, "server", x509.ExtKeyUsageServerAuth)
+	cliCert, cliKey := ca.issueFiles(t, "client", x509.ExtKeyUsageClientAuth)
+	port, root := startMariaDB(t, "a private MariaDB server with TLS", "--bind-address=127.0.0.1",
+		"--ssl-ca="+ca.pemFile, "--ssl-cert="+srvCert, "--ssl-key="+srvKey)
 	var haveSSL string
 	if err := root.QueryRow("SELECT @@have_ssl").Scan(&haveSSL); err != nil || haveSSL != "YES" {
 		t.Fatalf("private mariadbd: @@have_ssl = %q (%v), want YES", haveSSL, err)
