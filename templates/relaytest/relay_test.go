@@ -19,7 +19,10 @@ var casesTemplate = template.Must(template.New("cases").Parse(`package relaytest
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 {{range .Cases}}
 	{{.Ident}} "{{$.Module}}/{{.Dir}}/outboxrelay"{{end}}
 )
@@ -36,18 +39,37 @@ func init() {
 				return err
 			}
 			defer db.Close()
-			r, err := {{.Ident}}.New(db, fake_{{.Ident}}{pub}, {{.Ident}}.Options{BatchSize: o.BatchSize, Shards: o.Shards, Pipeline: o.Pipeline,
-				PollInterval: o.PollInterval, MaxAttempts: o.MaxAttempts, RetryBase: o.RetryBase, RetryMax: o.RetryMax, OutageRetryMax: o.OutageRetryMax,
-				OnDeadLetter: o.OnDeadLetter, ShutdownTimeout: o.ShutdownTimeout, PublishTimeout: o.PublishTimeout, Failover: o.Failover, Notify: "off",
-				Logger: quietLogger()})
-			if err != nil {
-				return err
-			}
-			return r.Run(ctx)
+			return runFake_{{.Ident}}(ctx, db, pub, o)
+		},
+		runFakeOn: func(ctx context.Context, handle any, pub publishFunc, o fakeOptions) error {
+{{- if eq .DB "postgres"}}
+			return runFake_{{.Ident}}(ctx, {{.Ident}}.FromPool(handle.(*pgxpool.Pool)), pub, o)
+{{- else}}
+			return runFake_{{.Ident}}(ctx, {{.Ident}}.FromSQL(handle.(*sql.DB)), pub, o)
+{{- end}}
 		},
 	})
 {{- end}}
 }
+
+// The handle types of runFakeOn (a pgx pool, a database/sql handle), used
+// whichever databases the cases have.
+var (
+	_ *pgxpool.Pool
+	_ *sql.DB
+)
+{{range .Cases}}
+func runFake_{{.Ident}}(ctx context.Context, db *{{.Ident}}.DB, pub publishFunc, o fakeOptions) error {
+	r, err := {{.Ident}}.New(db, fake_{{.Ident}}{pub}, {{.Ident}}.Options{BatchSize: o.BatchSize, Shards: o.Shards, Pipeline: o.Pipeline,
+		PollInterval: o.PollInterval, MaxAttempts: o.MaxAttempts, RetryBase: o.RetryBase, RetryMax: o.RetryMax, OutageRetryMax: o.OutageRetryMax,
+		OnDeadLetter: o.OnDeadLetter, ShutdownTimeout: o.ShutdownTimeout, PublishTimeout: o.PublishTimeout, Failover: o.Failover, Notify: "off",
+		Logger: quietLogger()})
+	if err != nil {
+		return err
+	}
+	return r.Run(ctx)
+}
+{{end}}
 {{range .Cases}}
 type fake_{{.Ident}} struct{ f publishFunc }
 

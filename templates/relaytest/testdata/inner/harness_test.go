@@ -34,7 +34,10 @@ type relayCase struct {
 	ident, db, broker string
 	main              func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	runFake           func(ctx context.Context, dbURL string, pub publishFunc, o fakeOptions) error
-	isUnavailable     func(error) bool // the package's IsUnavailable
+	// runFakeOn is runFake on a handle the test made: a *pgxpool.Pool
+	// (PostgreSQL, the package's FromPool) or a *sql.DB (MySQL, FromSQL).
+	runFakeOn     func(ctx context.Context, handle any, pub publishFunc, o fakeOptions) error
+	isUnavailable func(error) bool // the package's IsUnavailable
 }
 
 var cases = map[string]relayCase{}
@@ -497,9 +500,15 @@ func (r *recorder) ackedIDs() []string {
 // runFake runs c's relay in-process with the fake publisher until the test ends.
 func runFake(t *testing.T, c relayCase, d *testDB, rec *recorder, o fakeOptions) (stop func() error) {
 	t.Helper()
+	return runFakeWith(t, func(ctx context.Context) error { return c.runFake(ctx, d.url, rec.publish, o) })
+}
+
+// runFakeWith runs a relay (run, until its context ends) until the test ends.
+func runFakeWith(t *testing.T, run func(ctx context.Context) error) (stop func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- c.runFake(ctx, d.url, rec.publish, o) }()
+	go func() { done <- run(ctx) }()
 	var once sync.Once
 	var err error
 	stop = func() error {
