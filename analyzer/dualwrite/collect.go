@@ -88,7 +88,7 @@ type collector struct {
 	events    []event
 	lits      []*ast.FuncLit // closures that run on their own (stored, returned): separate units
 	alias     map[types.Object]types.Object
-	strVals   map[types.Object]*string // local variables holding one constant string (nil: more than one)
+	strVals   map[types.Object]*string  // local variables holding one constant string (nil: more than one)
 	built     map[types.Object][]string // strings.Builder/bytes.Buffer variables: what was written ("" unknown)
 	txVars    map[types.Object]bool
 	scopeOf   map[types.Object]*ast.CallExpr // transaction callback parameters -> the callback's call
