@@ -279,8 +279,7 @@ func (c *collector) noteBuilt(call *ast.CallExpr) {
 		return
 	}
 	var target ast.Expr
-	var text string
-	known := false
+	parts := []string{""} // not constant: one unknown part
 	switch fn.FullName() {
 	case "(*strings.Builder).WriteString", "(*bytes.Buffer).WriteString":
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -288,23 +287,22 @@ func (c *collector) noteBuilt(call *ast.CallExpr) {
 			return
 		}
 		target = sel.X
-		text, known = c.constString(call.Args[0])
+		if text, ok := c.constString(call.Args[0]); ok {
+			parts = []string{text}
+		}
 	case "fmt.Fprintf":
 		if len(call.Args) < 2 {
 			return
 		}
 		target = call.Args[0]
 		if format, ok := c.constString(call.Args[1]); ok {
-			text, known = printfVerb.ReplaceAllString(format, ""), true
+			parts = formatParts(format)
 		}
 	default:
 		return
 	}
-	if u, ok := ast.Unparen(target).(*ast.UnaryExpr); ok && u.Op == token.AND {
-		target = u.X
-	}
-	id, ok := ast.Unparen(target).(*ast.Ident)
-	if !ok {
+	id := builtIdent(target)
+	if id == nil {
 		return
 	}
 	obj, ok := c.info.Uses[id].(*types.Var)
@@ -317,10 +315,7 @@ func (c *collector) noteBuilt(call *ast.CallExpr) {
 	if c.built == nil {
 		c.built = map[types.Object][]string{}
 	}
-	if !known {
-		text = ""
-	}
-	c.built[obj] = append(c.built[obj], text)
+	c.built[obj] = append(c.built[obj], parts...)
 }
 
 func isNilNode(n ast.Node) bool {
@@ -1085,6 +1080,28 @@ func (c *collector) holes(parts []string) (string, bool) {
 	return plain, true
 }
 
+// formatParts splits a constant fmt format at its verbs: the text between
+// them, "" for each verb (an unknown part, see holes).
+func formatParts(format string) []string {
+	var parts []string
+	for i, seg := range printfVerb.Split(format, -1) {
+		if i > 0 {
+			parts = append(parts, "")
+		}
+		parts = append(parts, seg)
+	}
+	return parts
+}
+
+// builtIdent is the identifier a Builder argument names (b or &b), nil if none.
+func builtIdent(e ast.Expr) *ast.Ident {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
 // sameSQLKind reports whether rhs is known SQL text (a constant, or
 // derived) that ClassifySQL puts in the same kind as prev.
 func (c *collector) sameSQLKind(prev string, rhs ast.Expr) bool {
@@ -1156,12 +1173,7 @@ func (c *collector) derivedSQL(e ast.Expr) (string, bool) {
 			if !ok {
 				return "", false
 			}
-			verbs := printfVerb
-			plain := verbs.ReplaceAllString(format, " unknown_table ")
-			if catalog.ClassifySQL(plain) != catalog.ClassifySQL(verbs.ReplaceAllString(format, " unknown_outbox ")) {
-				return "", false
-			}
-			return plain, true
+			return c.holes(formatParts(format))
 		}
 		if !ok || fn.Pkg() == nil || isStdPath(fn.Pkg().Path()) {
 			return "", false
