@@ -44,6 +44,9 @@ var publishers = map[string]publisher{
 	"(*github.com/rabbitmq/amqp091-go.Channel).Publish":            {messages: amqpPublish(0)},
 	"(*github.com/streadway/amqp.Channel).Publish":                 {messages: amqpPublish(0)},
 
+	"(*github.com/absmach/fluxmq/client/amqp.Client).Publish":        {messages: fluxPublish(0)},
+	"(*github.com/absmach/fluxmq/client/amqp.Client).PublishContext": {messages: fluxPublish(1)},
+
 	"(*github.com/aws/aws-sdk-go-v2/service/sns.Client).Publish":       {messages: snsPublish},
 	"(*github.com/aws/aws-sdk-go-v2/service/sqs.Client).SendMessage":   {messages: sqsSend},
 	"(*github.com/aws/aws-sdk-go-v2/service/kinesis.Client).PutRecord": {messages: kinesisPut},

@@ -618,7 +618,7 @@ func amqpPublish(first int) func(*extractor, *ast.CallExpr) ([]message, string) 
 		switch {
 		case exConst && ex == "":
 			var ok bool
-			if m.aggType, ok = x.str(key); !ok {
+			if m.aggType, ok = x.defaultExchange(key); !ok {
 				return nil, unsupported("the routing key")
 			}
 		case exConst && rkConst:
@@ -646,6 +646,57 @@ func amqpPublish(first int) func(*extractor, *ast.CallExpr) ([]message, string) 
 		var why string
 		if m.headers, why = x.headerMap(field(l, "Headers"), x.str); why != "" {
 			return nil, why
+		}
+		return []message{x.finish(m)}, ""
+	}
+}
+
+// defaultExchange is the aggregate_type of a publish to the default
+// exchange with routing key key. The relay splits aggregate_type at its
+// first "/" into exchange and routing key, so a key that has or may have a
+// "/" (FluxMQ's "$queue/events/...") gets a leading "/": the empty exchange.
+func (x *extractor) defaultExchange(key ast.Expr) (dst.Expr, bool) {
+	if k, ok := x.constString(key); ok {
+		if !strings.Contains(k, "/") {
+			return x.str(key)
+		}
+		return strLit("/" + k), true
+	}
+	e, ok := x.str(key)
+	if !ok {
+		return nil, false
+	}
+	// "$queue/events/" + stream becomes "/$queue/events/" + stream
+	left := e
+	for {
+		b, ok := left.(*dst.BinaryExpr)
+		if !ok || b.Op != token.ADD {
+			break
+		}
+		left = b.X
+	}
+	if l, ok := left.(*dst.BasicLit); ok && l.Kind == token.STRING {
+		if v, err := strconv.Unquote(l.Value); err == nil {
+			l.Value = strconv.Quote("/" + v)
+			return e, true
+		}
+	}
+	return &dst.BinaryExpr{X: strLit("/"), Op: token.ADD, Y: e}, true
+}
+
+// fluxPublish maps FluxMQ's AMQP client Publish(topic, payload) and
+// PublishContext(ctx, topic, payload): the topic is the routing key on the
+// default exchange.
+func fluxPublish(first int) func(*extractor, *ast.CallExpr) ([]message, string) {
+	return func(x *extractor, call *ast.CallExpr) ([]message, string) {
+		var m message
+		var ok bool
+		if m.aggType, ok = x.defaultExchange(call.Args[first]); !ok {
+			return nil, unsupported("the topic")
+		}
+		m.eventType, _ = x.str(call.Args[first]) // the topic as written
+		if m.payload, ok = x.bytes(call.Args[first+1]); !ok {
+			return nil, unsupported("the payload")
 		}
 		return []message{x.finish(m)}, ""
 	}

@@ -37,6 +37,7 @@ const (
 	asynq      = "github.com/hibiken/asynq"
 	paho       = "github.com/eclipse/paho.mqtt.golang"
 	machinery  = "github.com/RichardKnop/machinery/v1"
+	fluxamqp   = "github.com/absmach/fluxmq/client/amqp"
 )
 
 // clientModules are the modules whose packages the analyzer never looks
@@ -47,6 +48,7 @@ var clientModules = []string{
 	"github.com/twmb/franz-go", "github.com/confluentinc/confluent-kafka-go", nats,
 	amqp091, streadway, pubsub1, "github.com/go-redis/redis", "github.com/redis/go-redis",
 	"github.com/ThreeDotsLabs/watermill", stan, asynq, paho, "github.com/RichardKnop/machinery",
+	"github.com/absmach/fluxmq",
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -277,6 +279,21 @@ var rows = func() []Entry {
 		publish("amqp", p(amqp091+".Channel", "PublishWithContext"), ctxPub),
 		publish("amqp", p(amqp091+".Channel", "PublishWithDeferredConfirmWithContext"), ctxPub),
 		publish("amqp", p(amqp091+".Channel", "PublishWithDeferredConfirm"), Message{Exchange: "0", RoutingKey: "1", Value: "4.Body", Headers: "4.Headers", EventType: "4.Type"}))
+
+	// FluxMQ's AMQP 0.9.1 client (supermq's event store and messaging):
+	// a topic is the routing key on the default exchange.
+	fluxOpts := Message{Topic: "0.Topic", Value: "0.Payload"}
+	add(publish("amqp", p(fluxamqp+".Client", "Publish"), Message{Topic: "0", Value: "1"}),
+		publish("amqp", p(fluxamqp+".Client", "PublishContext"), Message{Topic: "1", Value: "2"}),
+		publish("amqp", p(fluxamqp+".Client", "PublishWithOptions"), fluxOpts),
+		publish("amqp", p(fluxamqp+".Client", "PublishWithConfirm"), fluxOpts),
+		publish("amqp", p(fluxamqp+".Client", "PublishWithOptionsContext"), Message{Topic: "1.Topic", Value: "1.Payload"}),
+		publish("amqp", p(fluxamqp+".Client", "PublishToQueue"), Message{Topic: "0", Value: "1"}),
+		publish("amqp", p(fluxamqp+".Client", "PublishToQueueContext"), Message{Topic: "1", Value: "2"}),
+		publish("amqp", p(fluxamqp+".Client", "PublishToStream"), Message{Topic: "0", Value: "1", Headers: "2"}),
+		publish("amqp", p(fluxamqp+".Client", "PublishToStreamContext"), Message{Topic: "1", Value: "2", Headers: "3"}),
+		consume("amqp", p(fluxamqp+".Client", "Subscribe"), 1),
+		consume("amqp", p(fluxamqp+".Client", "SubscribeToQueue"), 2))
 
 	// AWS
 	add(publish("sns", p(sns+".Client", "Publish"), Message{Topic: "1.TopicArn", Key: "1.MessageGroupId", Value: "1.Message", Headers: "1.MessageAttributes"}),

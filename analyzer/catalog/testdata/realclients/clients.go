@@ -6,6 +6,7 @@ package realclients
 import (
 	_ "cloud.google.com/go/firestore"
 	_ "cloud.google.com/go/pubsub"
+	_ "github.com/absmach/fluxmq/client/amqp"
 	_ "github.com/RichardKnop/machinery/v1"
 	_ "github.com/Shopify/sarama"
 	_ "github.com/ThreeDotsLabs/watermill/message"

@@ -14,6 +14,7 @@ import (
 	"github.com/RichardKnop/machinery/v1/tasks"
 	shopify "github.com/Shopify/sarama"
 	"github.com/ThreeDotsLabs/watermill/message"
+	fluxamqp "github.com/absmach/fluxmq/client/amqp"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/kinesis"
@@ -588,4 +589,85 @@ func pos60(x *machinery.Server) {
 
 func neg60(x *machinery.Server) {
 	x.SendGroupWithContext(ctx, &tasks.Group{}, 1)
+}
+
+func pos61(x *fluxamqp.Client) {
+	save()
+	x.PublishContext(ctx, "$queue/events/orders", []byte("{}")) // want "OBX001"
+}
+
+func neg61(x *fluxamqp.Client) {
+	x.PublishContext(ctx, "$queue/events/orders", []byte("{}"))
+}
+
+func pos62(x *fluxamqp.Client) {
+	save()
+	x.Publish("events.orders", []byte("{}")) // want "OBX001"
+}
+
+func neg62(x *fluxamqp.Client) {
+	x.Publish("events.orders", []byte("{}"))
+}
+
+func pos63(x *fluxamqp.Client) {
+	save()
+	x.PublishWithOptionsContext(ctx, &fluxamqp.PublishOptions{Topic: "orders", Payload: []byte("{}")}) // want "OBX001"
+}
+
+func neg63(x *fluxamqp.Client) {
+	x.PublishWithOptionsContext(ctx, &fluxamqp.PublishOptions{Topic: "orders", Payload: []byte("{}")})
+}
+
+func pos64(x *fluxamqp.Client) {
+	save()
+	x.PublishToQueue("orders", []byte("{}")) // want "OBX001"
+}
+
+func neg64(x *fluxamqp.Client) {
+	x.PublishToQueue("orders", []byte("{}"))
+}
+
+func pos65(x *fluxamqp.Client) {
+	save()
+	x.PublishWithOptions(&fluxamqp.PublishOptions{Topic: "orders", Payload: []byte("{}")}) // want "OBX001"
+}
+
+func neg65(x *fluxamqp.Client) {
+	x.PublishWithOptions(&fluxamqp.PublishOptions{Topic: "orders", Payload: []byte("{}")})
+}
+
+func pos66(x *fluxamqp.Client) {
+	save()
+	x.PublishWithConfirm(&fluxamqp.PublishOptions{Topic: "orders", Payload: []byte("{}")}, 1) // want "OBX001"
+}
+
+func neg66(x *fluxamqp.Client) {
+	x.PublishWithConfirm(&fluxamqp.PublishOptions{Topic: "orders", Payload: []byte("{}")}, 1)
+}
+
+func pos67(x *fluxamqp.Client) {
+	save()
+	x.PublishToQueueContext(ctx, "orders", []byte("{}")) // want "OBX001"
+}
+
+func neg67(x *fluxamqp.Client) {
+	x.PublishToQueueContext(ctx, "orders", []byte("{}"))
+}
+
+func pos68(x *fluxamqp.Client) {
+	save()
+	x.PublishToStream("orders", []byte("{}"), nil) // want "OBX001"
+}
+
+func neg68(x *fluxamqp.Client) {
+	x.PublishToStream("orders", []byte("{}"), nil)
+}
+
+func pos69(x *fluxamqp.Client) {
+	save()
+	x.PublishToStreamContext(ctx, "orders", []byte("{}"), nil) // want "OBX001"
+}
+
+func neg69(x *fluxamqp.Client) {
+	x.PublishToStreamContext(ctx, "orders", []byte("{}"), nil)
 }

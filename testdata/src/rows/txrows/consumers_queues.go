@@ -2,6 +2,7 @@ package txrows
 
 import (
 	machinery "github.com/RichardKnop/machinery/v1"
+	fluxamqp "github.com/absmach/fluxmq/client/amqp"
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 )
 
@@ -10,4 +11,10 @@ import (
 func negConsumeMQTTMachinery(c mqtt.Client, s *machinery.Server) {
 	c.Subscribe("orders", 1, func(mqtt.Client, mqtt.Message) {})
 	s.RegisterTask("order_paid", func() error { return nil })
+}
+
+// FluxMQ subscriptions register their handlers: silent.
+func negConsumeFluxMQ(c *fluxamqp.Client) {
+	c.Subscribe("events/#", func(string, []byte) {})
+	c.SubscribeToQueue("events", "svc", func(*fluxamqp.QueueMessage) {})
 }

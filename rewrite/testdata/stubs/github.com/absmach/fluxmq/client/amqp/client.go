@@ -1,5 +1,5 @@
-// Package amqp stubs a broker abstraction in a dependency module that
-// publishes over AMQP (the FluxMQ client supermq's event store uses).
+// Package amqp stubs FluxMQ's AMQP 0.9.1 client (supermq's event store and
+// messaging publish through it); its publishes are catalog rows.
 package amqp
 
 import (
@@ -9,6 +9,10 @@ import (
 )
 
 type Client struct{ ch *amqp091.Channel }
+
+func (c *Client) Publish(topic string, data []byte) error {
+	return c.ch.Publish("", topic, false, false, amqp091.Publishing{Body: data})
+}
 
 func (c *Client) PublishContext(ctx context.Context, topic string, data []byte) error {
 	return c.ch.PublishWithContext(ctx, "", topic, false, false, amqp091.Publishing{Body: data})

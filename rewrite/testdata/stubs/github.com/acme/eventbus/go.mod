@@ -1,0 +1,3 @@
+module github.com/acme/eventbus
+
+go 1.22
