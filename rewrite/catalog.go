@@ -47,6 +47,9 @@ var publishers = map[string]publisher{
 	"(*github.com/absmach/fluxmq/client/amqp.Client).Publish":        {messages: fluxPublish(0)},
 	"(*github.com/absmach/fluxmq/client/amqp.Client).PublishContext": {messages: fluxPublish(1)},
 
+	"(*github.com/absmach/fluxmq/client/amqp.Client).PublishWithOptions":        {messages: fluxPublishOptions(0)},
+	"(*github.com/absmach/fluxmq/client/amqp.Client).PublishWithOptionsContext": {messages: fluxPublishOptions(1)},
+
 	"(*github.com/aws/aws-sdk-go-v2/service/sns.Client).Publish":       {messages: snsPublish},
 	"(*github.com/aws/aws-sdk-go-v2/service/sqs.Client).SendMessage":   {messages: sqsSend},
 	"(*github.com/aws/aws-sdk-go-v2/service/kinesis.Client).PutRecord": {messages: kinesisPut},

@@ -17,6 +17,9 @@ import (
 type message struct {
 	aggType, aggID, eventType, payload dst.Expr
 	headers                            []header
+	// headersExpr: the publish's own map[string]string of headers, used
+	// whole (built at run time, e.g. FluxMQ's PublishOptions.Properties)
+	headersExpr dst.Expr
 	// fields, maxLen, approx: a Redis stream entry kept as the service
 	// built it (outbox.Message.StreamFields, StreamMaxLen, StreamApprox).
 	fields, maxLen, approx dst.Expr
@@ -697,6 +700,47 @@ func fluxPublish(first int) func(*extractor, *ast.CallExpr) ([]message, string) 
 		m.eventType, _ = x.str(call.Args[first]) // the topic as written
 		if m.payload, ok = x.bytes(call.Args[first+1]); !ok {
 			return nil, unsupported("the payload")
+		}
+		return []message{x.finish(m)}, ""
+	}
+}
+
+// fluxPublishOptions maps FluxMQ's PublishWithOptions(opts) and
+// PublishWithOptionsContext(ctx, opts): Topic as in fluxPublish, Payload,
+// and Properties as the headers (FluxMQ sends the keys that are not AMQP
+// properties as AMQP headers, as the relay does).
+func fluxPublishOptions(first int) func(*extractor, *ast.CallExpr) ([]message, string) {
+	return func(x *extractor, call *ast.CallExpr) ([]message, string) {
+		l, ok := x.lit(call.Args[first])
+		if !ok || !keyed(l) {
+			return nil, unsupported("PublishOptions that are not a keyed literal")
+		}
+		var m message
+		topic := field(l, "Topic")
+		if topic == nil {
+			return nil, "the publish names a routing key or exchange, not a topic; write the outbox row by hand"
+		}
+		if field(l, "Exchange") != nil || field(l, "RoutingKey") != nil || field(l, "Mandatory") != nil || field(l, "Immediate") != nil {
+			return nil, "the publish sets an exchange, routing key or delivery flags; write the outbox row by hand"
+		}
+		if m.aggType, ok = x.defaultExchange(topic); !ok {
+			return nil, unsupported("the topic")
+		}
+		m.eventType, _ = x.str(topic)
+		if m.payload, ok = x.bytes(field(l, "Payload")); !ok {
+			return nil, unsupported("the payload")
+		}
+		if p := field(l, "Properties"); p != nil {
+			if pl, ok := ast.Unparen(p).(*ast.CompositeLit); ok {
+				var why string
+				if m.headers, why = x.headerMap(pl, x.str); why != "" {
+					return nil, why
+				}
+			} else if t := x.info.TypeOf(p); t != nil && types.Identical(t, types.NewMap(types.Typ[types.String], types.Typ[types.String])) {
+				m.headersExpr = x.clone(p)
+			} else {
+				return nil, unsupported("the properties")
+			}
 		}
 		return []message{x.finish(m)}, ""
 	}

@@ -74,6 +74,10 @@ type unitSession struct {
 	// directly or not ("" none); pkgByPath indexes the loaded import graph
 	depPubs   map[string]string
 	pkgByPath map[string]*packages.Package
+	// pubReach: whether a declaration reaches a broker call (reachesPublish)
+	pubReach map[*ast.FuncDecl]bool
+	pubBusy  map[*ast.FuncDecl]bool
+	pubCycle bool // an answer in progress leaned on a function still being answered
 }
 
 type funcDecl struct {
@@ -726,7 +730,9 @@ func messageLit(outboxPkg string, m message) *dst.CompositeLit {
 			elts = append(elts, kv("StreamApprox", m.approx))
 		}
 	}
-	if len(m.headers) > 0 {
+	if m.headersExpr != nil {
+		elts = append(elts, kv("Headers", m.headersExpr))
+	} else if len(m.headers) > 0 {
 		var hs []dst.Expr
 		for _, h := range m.headers {
 			e := &dst.KeyValueExpr{Key: strLit(h.key), Value: h.value}

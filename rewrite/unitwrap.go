@@ -164,9 +164,14 @@ func (s *unitSession) publishTargets(d funcDecl, im *types.Func) ([]guardTarget,
 	depWhy := "" // a call into a dependency that publishes out of sight
 	apis := map[*ast.FuncDecl][]string{}
 	seen := map[*ast.FuncDecl]bool{}
+	tooFar := false
 	var walk func(d funcDecl, chain []string)
 	walk = func(d funcDecl, chain []string) {
-		if seen[d.decl] || len(seen) > 64 {
+		if seen[d.decl] {
+			return
+		}
+		if len(seen) > 64 {
+			tooFar = true
 			return
 		}
 		seen[d.decl] = true
@@ -191,6 +196,9 @@ func (s *unitSession) publishTargets(d funcDecl, im *types.Func) ([]guardTarget,
 				depWhy = s.depWhy(d, c, fn)
 			}
 			for _, next := range next {
+				if !s.reachesPublish(next) {
+					continue // an event's Encode, a logger: nothing to guard there
+				}
 				nextChain := append(slices.Clip(chain), fn.FullName())
 				if next.fn.FullName() != fn.FullName() {
 					nextChain = append(nextChain, next.fn.FullName())
@@ -204,6 +212,10 @@ func (s *unitSession) publishTargets(d funcDecl, im *types.Func) ([]guardTarget,
 	if depWhy != "" {
 		return nil, depWhy
 	}
+	if tooFar {
+		// a broker call past the bound would stay unguarded in the unit
+		return nil, fmt.Sprintf("the publisher implementation %s reaches more than 64 functions that may publish: guard its broker calls by hand with outbox.Enqueue", shortName(d.fn.FullName()))
+	}
 	for _, t := range out {
 		if names := apis[t.d.decl]; len(names) > 1 {
 			return nil, fmt.Sprintf("the publisher implementation %s reaches %s, which calls %d broker APIs: guard them by hand with outbox.Enqueue", shortName(d.fn.FullName()), shortName(t.d.fn.FullName()), len(names))
@@ -213,6 +225,63 @@ func (s *unitSession) publishTargets(d funcDecl, im *types.Func) ([]guardTarget,
 		return nil, fmt.Sprintf("the publisher implementation %s reaches %d broker calls: guard the ones a unit of work runs by hand with outbox.Enqueue", shortName(d.fn.FullName()), len(out))
 	}
 	return out, ""
+}
+
+// reachesPublish reports whether d makes a catalog publish call or calls,
+// statically or through an interface, code of the module that does, or a
+// dependency that imports a broker client. publishTargets descends only
+// into such callees: an event interface's Encode has hundreds of
+// implementations that publish nothing, and walking them would exhaust its
+// bound before the broker call behind the next interface.
+func (s *unitSession) reachesPublish(d funcDecl) bool {
+	if s.pubReach == nil {
+		s.pubReach, s.pubBusy = map[*ast.FuncDecl]bool{}, map[*ast.FuncDecl]bool{}
+	}
+	if r, ok := s.pubReach[d.decl]; ok {
+		return r
+	}
+	if s.pubBusy[d.decl] {
+		s.pubCycle = true // answered below, once the cycle's first function is done
+		return false
+	}
+	s.pubBusy[d.decl] = true
+	defer delete(s.pubBusy, d.decl)
+	outer := s.pubCycle
+	s.pubCycle = false
+	found := false
+	ast.Inspect(d.decl.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		fn, ok := typeutil.Callee(d.pkg.TypesInfo, c).(*types.Func)
+		if !ok || fn.Pkg() != nil && fn.Pkg().Path() == s.opts.OutboxPkg {
+			return true
+		}
+		if e := catalog.Default().Match(fn); e != nil {
+			found = e.Kind == catalog.Publish
+			return !found
+		}
+		next := s.callees(fn)
+		if len(next) == 0 {
+			found = s.depPublisher(fn) != ""
+			return !found
+		}
+		for _, nd := range next {
+			if s.reachesPublish(nd) {
+				found = true
+				break
+			}
+		}
+		return !found
+	})
+	// a "no" that leaned on a function still being answered may be wrong
+	// (that function may publish through a later call): not cached
+	if found || !s.pubCycle {
+		s.pubReach[d.decl] = found
+	}
+	s.pubCycle = outer || s.pubCycle && !found
+	return found
 }
 
 // guard wraps a wrapper's broker call in outbox.Enqueue (once per wrapper).

@@ -17,3 +17,17 @@ func (c *Client) Publish(topic string, data []byte) error {
 func (c *Client) PublishContext(ctx context.Context, topic string, data []byte) error {
 	return c.ch.PublishWithContext(ctx, "", topic, false, false, amqp091.Publishing{Body: data})
 }
+
+type PublishOptions struct {
+	Topic      string
+	Exchange   string
+	RoutingKey string
+	Payload    []byte
+	Properties map[string]string
+	Mandatory  bool
+	Immediate  bool
+}
+
+func (c *Client) PublishWithOptionsContext(ctx context.Context, opts *PublishOptions) error {
+	return c.ch.PublishWithContext(ctx, "", opts.Topic, false, false, amqp091.Publishing{Body: opts.Payload})
+}
