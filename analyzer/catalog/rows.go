@@ -38,6 +38,7 @@ const (
 	paho       = "github.com/eclipse/paho.mqtt.golang"
 	machinery  = "github.com/RichardKnop/machinery/v1"
 	fluxamqp   = "github.com/absmach/fluxmq/client/amqp"
+	gocloudps  = "gocloud.dev/pubsub"
 )
 
 // clientModules are the modules whose packages the analyzer never looks
@@ -48,7 +49,7 @@ var clientModules = []string{
 	"github.com/twmb/franz-go", "github.com/confluentinc/confluent-kafka-go", nats,
 	amqp091, streadway, pubsub1, "github.com/go-redis/redis", "github.com/redis/go-redis",
 	"github.com/ThreeDotsLabs/watermill", stan, asynq, paho, "github.com/RichardKnop/machinery",
-	"github.com/absmach/fluxmq",
+	"github.com/absmach/fluxmq", "gocloud.dev",
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -279,6 +280,12 @@ var rows = func() []Entry {
 		publish("amqp", p(amqp091+".Channel", "PublishWithContext"), ctxPub),
 		publish("amqp", p(amqp091+".Channel", "PublishWithDeferredConfirmWithContext"), ctxPub),
 		publish("amqp", p(amqp091+".Channel", "PublishWithDeferredConfirm"), Message{Exchange: "0", RoutingKey: "1", Value: "4.Body", Headers: "4.Headers", EventType: "4.Type"}))
+
+	// Go CDK pubsub (gocloud.dev): one Topic over NATS, Kafka, RabbitMQ,
+	// SNS/SQS, GCP Pub/Sub (inngest's event stream, outpost's queues,
+	// seaweedfs' filer notifications)
+	add(publish("gocloud", p(gocloudps+".Topic", "Send"), Message{Topic: "recv()0", Value: "1.Body", Headers: "1.Metadata"}),
+		consume("gocloud", p(gocloudps+".Subscription", "Receive"), NoArg))
 
 	// FluxMQ's AMQP 0.9.1 client (supermq's event store and messaging):
 	// a topic is the routing key on the default exchange.

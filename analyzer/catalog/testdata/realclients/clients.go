@@ -6,10 +6,10 @@ package realclients
 import (
 	_ "cloud.google.com/go/firestore"
 	_ "cloud.google.com/go/pubsub"
-	_ "github.com/absmach/fluxmq/client/amqp"
 	_ "github.com/RichardKnop/machinery/v1"
 	_ "github.com/Shopify/sarama"
 	_ "github.com/ThreeDotsLabs/watermill/message"
+	_ "github.com/absmach/fluxmq/client/amqp"
 	_ "github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	_ "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	_ "github.com/aws/aws-sdk-go-v2/service/kinesis"
@@ -33,4 +33,5 @@ import (
 	_ "github.com/uptrace/bun"
 	_ "go.mongodb.org/mongo-driver/mongo"
 	_ "go.mongodb.org/mongo-driver/v2/mongo"
+	_ "gocloud.dev/pubsub"
 )

@@ -33,6 +33,7 @@ import (
 	"github.com/segmentio/kafka-go"
 	streadway "github.com/streadway/amqp"
 	"github.com/twmb/franz-go/pkg/kgo"
+	cdkpubsub "gocloud.dev/pubsub"
 )
 
 var (
@@ -670,4 +671,13 @@ func pos69(x *fluxamqp.Client) {
 
 func neg69(x *fluxamqp.Client) {
 	x.PublishToStreamContext(ctx, "orders", []byte("{}"), nil)
+}
+
+func pos70(x *cdkpubsub.Topic) {
+	save()
+	x.Send(ctx, &cdkpubsub.Message{Body: []byte("{}")}) // want "OBX001"
+}
+
+func neg70(x *cdkpubsub.Topic) {
+	x.Send(ctx, &cdkpubsub.Message{Body: []byte("{}")})
 }
