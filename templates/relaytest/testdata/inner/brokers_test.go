@@ -324,6 +324,28 @@ func testAMQP(t *testing.T, ident string) {
 	eventually(t, 30*time.Second, "default-exchange message published", func() bool { return d.state(t, more[0].ID).published })
 	rows = append(rows, more...)
 
+	// A routing key with slashes on the default exchange (FluxMQ's
+	// "$queue/events/..." topics): fix writes aggregate_type "/" + key, and
+	// the empty exchange before the first "/" keeps the key whole.
+	slashQueue := "$queue/events/" + randName("s")
+	if _, err := ch.QueueDeclare(slashQueue, false, true, false, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	slash := d.insert(t, row{AggregateType: "/" + slashQueue, AggregateID: "s-0", Payload: `{"agg": "s-0"}`})[0]
+	eventually(t, 30*time.Second, "slash routing key published", func() bool { return d.state(t, slash.ID).published })
+	var sm amqp.Delivery
+	eventually(t, 30*time.Second, "slash routing key delivered to its queue", func() bool {
+		m, ok, err := ch.Get(slashQueue, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sm = m
+		return ok
+	})
+	if string(sm.Body) != `{"agg": "s-0"}` || sm.RoutingKey != slashQueue || sm.Exchange != "" {
+		t.Fatalf("slash routing key: exchange %q, routing key %q, body %s", sm.Exchange, sm.RoutingKey, sm.Body)
+	}
+
 	var got []received
 	deadline := time.Now().Add(30 * time.Second)
 	for len(got) < len(rows) && time.Now().Before(deadline) {
