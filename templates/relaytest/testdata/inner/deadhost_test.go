@@ -5,13 +5,11 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -35,27 +33,7 @@ func forward(t *testing.T, listen, target string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				up, err := net.Dial("tcp", target)
-				if err != nil {
-					return
-				}
-				defer up.Close()
-				done := make(chan struct{}, 2)
-				go func() { _, _ = io.Copy(up, c); done <- struct{}{} }()
-				go func() { _, _ = io.Copy(c, up); done <- struct{}{} }()
-				<-done
-			}()
-		}
-	}()
+	serveConns(t, ln, func(c net.Conn) { dialPipe(c, target) })
 }
 
 // deadNet is a network namespace the test creates with a veth pair into
@@ -126,22 +104,7 @@ func deadHostFailover(t *testing.T, c relayCase, d *testDB, n *deadNet, leaderUR
 	}
 	defer nc.Close()
 	subject := randName("deadhost") + ".orders"
-	var mu sync.Mutex
-	var got []struct{ agg, body string }
-	var ids []string
-	sub, err := nc.Subscribe(subject, func(m *nats.Msg) {
-		mu.Lock()
-		got = append(got, struct{ agg, body string }{m.Header.Get("aggregate-id"), string(m.Data)})
-		ids = append(ids, m.Header.Get("outbox-id"))
-		mu.Unlock()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Unsubscribe()
-	if err := nc.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	rec := recordNATS(t, nc, subject)
 	rows := d.insert(t, sequence(subject, aggregates("h", 3), 30)...)
 
 	const failover = 6 * time.Second
@@ -171,9 +134,7 @@ func deadHostFailover(t *testing.T, c relayCase, d *testDB, n *deadNet, leaderUR
 	})
 	n.cut(t) // its packets vanish: no FIN, no RST
 	cut := time.Now()
-	mu.Lock()
-	sentByLeader := len(got)
-	mu.Unlock()
+	sentByLeader := rec.count()
 
 	startRelay(t, c, append([]string{"--database-url", d.url, "--broker-url", natsURL, "--failover", failover.String()}, flags...)...)
 	eventually(t, failover+20*time.Second, "the standby published every row", func() bool {
@@ -181,21 +142,8 @@ func deadHostFailover(t *testing.T, c relayCase, d *testDB, n *deadNet, leaderUR
 	})
 	took := time.Since(cut)
 	time.Sleep(200 * time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
-	seen := map[string]int{}
-	for _, id := range ids {
-		seen[id]++
-	}
-	lost, dups := 0, 0
-	for _, r := range rows {
-		switch n := seen[r.ID]; {
-		case n == 0:
-			lost++
-		case n > 1:
-			dups += n - 1
-		}
-	}
+	got, ids := rec.received()
+	lost, dups := tally(rows, ids)
 	t.Logf("counts: rows %d, sent by the dead leader %d, received %d, duplicates %d, lost %d; standby done %s after the link went down (failover %s, leader's %s)",
 		len(rows), sentByLeader, len(got), dups, lost, took.Round(100*time.Millisecond), failover, leaderFailover)
 	checkOrder(t, got)

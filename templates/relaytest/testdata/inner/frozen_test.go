@@ -137,23 +137,8 @@ func TestFrozenLeaderProcessFailsOver(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer nc.Close()
-		var mu sync.Mutex
-		var got []struct{ agg, body string }
-		var ids []string
-		sub, err := nc.Subscribe(subject, func(m *nats.Msg) {
-			mu.Lock()
-			got = append(got, struct{ agg, body string }{m.Header.Get("aggregate-id"), string(m.Data)})
-			ids = append(ids, m.Header.Get("outbox-id"))
-			mu.Unlock()
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sub.Unsubscribe()
-		if err := nc.Flush(); err != nil {
-			t.Fatal(err)
-		}
-		received := func() int { mu.Lock(); defer mu.Unlock(); return len(got) }
+		rec := recordNATS(t, nc, subject)
+		received := rec.count
 
 		const failover = 6 * time.Second
 		leaderFailover := failover.String()
@@ -193,24 +178,15 @@ func TestFrozenLeaderProcessFailsOver(t *testing.T) {
 		}
 		time.Sleep(3 * time.Second)
 
-		mu.Lock()
-		defer mu.Unlock()
-		seen := map[string]int{}
+		got, ids := rec.received()
+		seen := map[string]bool{}
 		for i, id := range ids {
-			if i >= atThaw && seen[id] == 0 {
+			if i >= atThaw && !seen[id] {
 				t.Errorf("after SIGCONT the old leader published %s for the first time (want only duplicates)", id)
 			}
-			seen[id]++
+			seen[id] = true
 		}
-		lost, dups := 0, 0
-		for _, r := range rows {
-			switch n := seen[r.ID]; {
-			case n == 0:
-				lost++
-			case n > 1:
-				dups += n - 1
-			}
-		}
+		lost, dups := tally(rows, ids)
 		inStream := len(e.messages(t))
 		t.Logf("counts: rows %d, sent by the frozen leader %d, received %d (after SIGCONT %d), duplicates %d, lost %d, in the stream %d; standby done %s after SIGSTOP (failover %s, leader's %s)",
 			len(rows), sentByLeader, len(got), len(got)-atThaw, dups, lost, inStream, took.Round(100*time.Millisecond), failover, leaderFailover)

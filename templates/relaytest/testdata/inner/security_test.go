@@ -107,31 +107,12 @@ func tlsProxy(t *testing.T, cfg *tls.Config, target string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				if err := c.(*tls.Conn).Handshake(); err != nil {
-					return
-				}
-				up, err := net.Dial("tcp", target)
-				if err != nil {
-					return
-				}
-				defer up.Close()
-				done := make(chan struct{}, 2)
-				go func() { _, _ = io.Copy(up, c); done <- struct{}{} }()
-				go func() { _, _ = io.Copy(c, up); done <- struct{}{} }()
-				<-done
-			}()
+	return serveConns(t, ln, func(c net.Conn) {
+		if err := c.(*tls.Conn).Handshake(); err != nil {
+			return
 		}
-	}()
-	return ln.Addr().String()
+		dialPipe(c, target)
+	})
 }
 
 // natsTLSProxy fronts the shared NATS server (plaintext) with TLS the way
@@ -144,41 +125,31 @@ func natsTLSProxy(t *testing.T, cfg *tls.Config, target string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				up, err := net.Dial("tcp", target)
-				if err != nil {
-					return
-				}
-				defer up.Close()
-				br := bufio.NewReader(up)
-				info, err := br.ReadString('\n')
-				if err != nil || !strings.HasPrefix(info, "INFO {") {
-					return
-				}
-				info = strings.Replace(info, "INFO {", `INFO {"tls_required":true,`, 1)
-				if _, err := io.WriteString(c, info); err != nil {
-					return
-				}
-				tc := tls.Server(c, cfg)
-				if err := tc.Handshake(); err != nil {
-					return
-				}
-				done := make(chan struct{}, 2)
-				go func() { _, _ = io.Copy(up, tc); done <- struct{}{} }()
-				go func() { _, _ = io.Copy(tc, br); done <- struct{}{} }()
-				<-done
-			}()
+	return serveConns(t, ln, func(c net.Conn) {
+		up, err := net.Dial("tcp", target)
+		if err != nil {
+			return
 		}
-	}()
-	return ln.Addr().String()
+		defer up.Close()
+		br := bufio.NewReader(up)
+		info, err := br.ReadString('\n')
+		if err != nil || !strings.HasPrefix(info, "INFO {") {
+			return
+		}
+		info = strings.Replace(info, "INFO {", `INFO {"tls_required":true,`, 1)
+		if _, err := io.WriteString(c, info); err != nil {
+			return
+		}
+		tc := tls.Server(c, cfg)
+		if err := tc.Handshake(); err != nil {
+			return
+		}
+		// what the server sent past INFO is in br
+		pipe(tc, struct {
+			io.Reader
+			io.Writer
+		}{br, up})
+	})
 }
 
 // runRelayExpectingFailure runs the relay until it exits (within 30 s) and
