@@ -69,23 +69,7 @@ func loadPackages(pcfg *packages.Config, patterns []string, cfg *config.Config, 
 		}
 		f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
 		if f != nil {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-					switch {
-					case fd.Recv == nil && fd.Name.Name == "init":
-						fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Lbrace}
-					case takesFuncLit(fd):
-						// kept: whether it runs the closure it is given or
-						// stores it for later (cron.AddFunc, http.HandleFunc,
-						// errgroup.Go) decides whose path the closure is on
-					case isGeneric(fd):
-						// Generic functions need a body: a terminating one.
-						fd.Body = panicBody(fd.Body.Lbrace)
-					default:
-						fd.Body = nil // a declaration without body, like an assembly function
-					}
-				}
-			}
+			stripBodies(f)
 		}
 		return f, err
 	}
@@ -173,6 +157,28 @@ func forgiveStrippedImports(pkgs []*packages.Package, keep map[string]bool) {
 		}
 		p.IllTyped = ill
 	})
+}
+
+// stripBodies drops the function bodies of a package the analyzers do not
+// need, keeping what type-checking and the analyzers still read.
+func stripBodies(f *ast.File) {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			switch {
+			case fd.Recv == nil && fd.Name.Name == "init":
+				fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Lbrace}
+			case takesFuncLit(fd):
+				// kept: whether it runs the closure it is given or
+				// stores it for later (cron.AddFunc, http.HandleFunc,
+				// errgroup.Go) decides whose path the closure is on
+			case isGeneric(fd):
+				// Generic functions need a body: a terminating one.
+				fd.Body = panicBody(fd.Body.Lbrace)
+			default:
+				fd.Body = nil // a declaration without body, like an assembly function
+			}
+		}
+	}
 }
 
 func isGeneric(fd *ast.FuncDecl) bool {

@@ -92,8 +92,16 @@ type Program struct {
 	OutsideBroken []string
 
 	partial bool
-	files   map[string]fileInfo  // by file name (indexFiles)
-	decls   map[string]LineRange // function bodies by full name (indexDecls)
+	// what Recheck needs to load the program again the same way
+	cfg      *config.Config
+	tests    bool
+	patterns []string
+	analyzer *analysis.Analyzer
+	env      []string
+	widened  bool
+
+	files map[string]fileInfo  // by file name (indexFiles)
+	decls map[string]LineRange // function bodies by full name (indexDecls)
 }
 
 // LoadError reports packages that could not be loaded or type-checked.
@@ -187,9 +195,7 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), abs)
 	}
-	var broken, depErrs []packages.Error
-	var errored []*packages.Package
-	var skipped, outside []string
+	var outside []string
 	if asked != nil {
 		// packages loaded only to resolve calls: one that does not
 		// type-check is left out and named, it was not asked for
@@ -203,9 +209,21 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		}
 		pkgs = kept
 	}
+	prog := &Program{Dir: abs, Fset: fset, OutsideBroken: outside, partial: opts.Partial,
+		cfg: cfg, tests: tests, patterns: patterns, analyzer: opts.Analyzer, env: env, widened: asked != nil}
+	return prog.finish(pkgs, asked, start, progress)
+}
+
+// finish analyses loaded packages: a partial load keeps the roots that
+// type-check, the analyzers run, and the findings get their fingerprints.
+// Load and Recheck share it.
+func (prog *Program) finish(pkgs []*packages.Package, asked map[string]bool, start time.Time, progress func(string)) (*Program, error) {
+	var broken, depErrs []packages.Error
+	var errored []*packages.Package
+	var skipped []string
 	if errs := packageErrors(pkgs); len(errs) > 0 {
-		if !opts.Partial {
-			return nil, &LoadError{Dir: abs, Errors: errs}
+		if !prog.partial {
+			return nil, &LoadError{Dir: prog.Dir, Errors: errs}
 		}
 		// One package that does not type-check (a mocks package without
 		// go.sum entries) must not hide the findings of the others. A root
@@ -224,7 +242,7 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 			good = append(good, p)
 		}
 		if len(good) == 0 {
-			return nil, &LoadError{Dir: abs, Errors: errs}
+			return nil, &LoadError{Dir: prog.Dir, Errors: errs}
 		}
 		// the dependencies' errors the analysed roots carry (those only
 		// broken roots import are already told by the roots' errors)
@@ -244,12 +262,12 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	packages.Visit(pkgs, nil, func(*packages.Package) { all++ })
 	progress(fmt.Sprintf("loaded %d packages (%d with their dependencies) in %.1fs; analysing ...", len(pkgs), all, time.Since(start).Seconds()))
 	start = time.Now()
-	analyzers := []*analysis.Analyzer{opts.Analyzer}
+	analyzers := []*analysis.Analyzer{prog.analyzer}
 	var res dualwrite.Resolver
-	if opts.Analyzer == nil {
-		analyzers, res = newAnalyzers(cfg, tests, pkgs)
+	if prog.analyzer == nil {
+		analyzers, res = newAnalyzers(prog.cfg, prog.tests, pkgs)
 	}
-	prog := &Program{Dir: abs, Fset: fset, Packages: pkgs, Broken: broken, Skipped: skipped, Errored: errored, DependencyErrors: depErrs, OutsideBroken: outside, partial: opts.Partial}
+	prog.Packages, prog.Broken, prog.Skipped, prog.Errored, prog.DependencyErrors = pkgs, broken, skipped, errored, depErrs
 	if err := prog.analyze(analyzers); err != nil {
 		return nil, err
 	}

@@ -258,7 +258,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 		var checked int // files in the last load's overlay
 		err := rewrite.VerifyWith(res, overlay, func(ov map[string][]byte, paths []string) ([]*packages.Package, error) {
 			after, checked = nil, len(ov)
-			return verifyLoad(p, root, ov, paths, &after)
+			return verifyLoad(p, prog, root, ov, paths, &after)
 		})
 		if err != nil {
 			return withCode(exitError, err)
@@ -709,14 +709,28 @@ func (m modFiles) equal(o modFiles) bool {
 	return bytes.Equal(m.mod, o.mod) && bytes.Equal(m.sum, o.sum)
 }
 
-// verifyLoad is fix's load for rewrite.VerifyWith: the patterns fix was
-// given, scanned as scan does, with the overlay. It sets *after to that
-// program when every edited package is among its roots and the load is
-// clean (what scan without an overlay would give on the written files);
-// otherwise, or when nothing type-checks, it type-checks the edited
-// packages alone as rewrite.Verify does.
-func verifyLoad(p fixParams, root string, ov map[string][]byte, paths []string, after **scan.Program) ([]*packages.Package, error) {
-	prog, err := scan.Load(p.dir, p.patterns, scan.Options{Overlay: ov, Partial: true})
+// verifyLoad type-checks the change for rewrite.VerifyWith. The loaded
+// program is checked again in memory with the overlay (scan.Recheck: only
+// the edited and added files are parsed, only their packages and those
+// importing them are type-checked); it sets *after to that program,
+// analysed, when no package has an error: the module fix leaves, for the
+// closing report. Where the change needs a real load (a new import the
+// program did not load, cgo, build tags), it loads the patterns with the
+// overlay, scanned as scan does; otherwise, or when nothing type-checks,
+// it type-checks the edited packages alone as rewrite.Verify does.
+func verifyLoad(p fixParams, loaded *scan.Program, root string, ov map[string][]byte, paths []string, after **scan.Program) ([]*packages.Package, error) {
+	prog, checked, err := loaded.Recheck(ov)
+	switch {
+	case err == nil:
+		*after = prog
+		return checked, nil
+	case !errors.Is(err, scan.ErrNoRecheck):
+		return nil, err
+	}
+	if os.Getenv("OUTBOXIFY_DEBUG_REWRITE") != "" {
+		fmt.Fprintf(os.Stderr, "=== loading again: %v\n", err)
+	}
+	prog, err = scan.Load(p.dir, p.patterns, scan.Options{Overlay: ov, Partial: true})
 	if err == nil {
 		roots := map[string]bool{}
 		pkgs := append(append([]*packages.Package(nil), prog.Packages...), prog.Errored...)
