@@ -69,8 +69,8 @@ func TestRecheckAgreesWithLoad(t *testing.T) {
 			"\"example.com/toy/bus\"", "\"example.com/toy/bus\"\n\t\"example.com/toy/note\"", 1)),
 		filepath.Join(dir, "note", "note.go"): []byte("package note\n\nimport \"log/slog\"\n\n// Log logs an id.\nfunc Log(id string) { slog.Info(\"order\", \"id\", id) }\n"),
 		// another module's file and a migration: not this program
-		filepath.Join(dir, "relay", "go.mod"):       []byte("module example.com/relay\n\ngo 1.26\n"),
-		filepath.Join(dir, "relay", "main.go"):      []byte("package main\n\nfunc main() { undefined() }\n"),
+		filepath.Join(dir, "relay", "go.mod"):        []byte("module example.com/relay\n\ngo 1.26\n"),
+		filepath.Join(dir, "relay", "main.go"):       []byte("package main\n\nfunc main() { undefined() }\n"),
 		filepath.Join(dir, "migrations", "1.up.sql"): []byte("CREATE TABLE outbox (id bigint);\n"),
 	}
 	pkgload.Reset()
