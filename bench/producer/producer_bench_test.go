@@ -76,14 +76,16 @@ func BenchmarkProducer(b *testing.B) {
 	for _, db := range []string{"postgres", "mysql"} {
 		env := setupDB(b, db)
 		for _, drv := range env.drivers() {
-			for _, method := range []string{"plain", "outbox", "outbox-notify-off", "watermill"} {
+			for _, method := range []string{"plain", "outbox", "outbox-notify-off", "outbox-notify-idle", "watermill"} {
 				mk := env.method(drv, method)
-				if mk == nil || method == "outbox-notify-off" && db != "postgres" {
+				if mk == nil || strings.Contains(method, "-notify-") && db != "postgres" {
 					continue
 				}
 				// outbox-notify-off: the writer with the migration's NOTIFY
 				// trigger disabled (--notify off), to show what the trigger costs.
-				env.setTriggers(b, method != "outbox-notify-off")
+				// outbox-notify-idle: a trigger that notifies only while a
+				// relay idles (see setTriggers); none does here.
+				env.setTriggers(b, method)
 				// Round trips: one producer through the counting proxy.
 				rt := env.roundTrips(b, drv, method)
 				for _, producers := range []int{1, 16} {
@@ -177,6 +179,9 @@ type env struct {
 	viaProxy *conns
 	adminDB  *sql.DB
 	wmTopic  string
+	// notifyFunc is the migration's trigger function as PostgreSQL prints
+	// it (pg_get_functiondef), read before notifyIdle replaces it
+	notifyFunc string
 }
 
 func (e *env) drivers() []string {
@@ -300,18 +305,47 @@ func setupDB(b *testing.B, db string) *env {
 	return e
 }
 
-func (e *env) setTriggers(b *testing.B, on bool) {
+func (e *env) setTriggers(b *testing.B, method string) {
 	if e.db != "postgres" {
 		return
 	}
-	q := "ALTER TABLE outbox DISABLE TRIGGER USER"
-	if on {
-		q = "ALTER TABLE outbox ENABLE TRIGGER USER"
+	if e.notifyFunc == "" {
+		// the migration's own trigger function, to put back after notifyIdle
+		if err := e.direct.sqlDB.QueryRow(`SELECT pg_get_functiondef('outbox_notify'::regproc)`).Scan(&e.notifyFunc); err != nil {
+			b.Fatal(err)
+		}
 	}
-	if _, err := e.direct.sqlDB.Exec(q); err != nil {
-		b.Fatal(err)
+	q := []string{"ALTER TABLE outbox ENABLE TRIGGER USER", e.notifyFunc}
+	switch method {
+	case "outbox-notify-off":
+		q = []string{"ALTER TABLE outbox DISABLE TRIGGER USER"}
+	case "outbox-notify-idle":
+		q = []string{"ALTER TABLE outbox ENABLE TRIGGER USER", notifyIdle}
+	}
+	for _, s := range q {
+		if _, err := e.direct.sqlDB.Exec(s); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
+
+// notifyIdle measures a design, not what generate renders: the producer
+// skips the NOTIFY, and the commit-time serialisation it brings, unless a
+// relay idles. An idling relay would hold the advisory lock exclusively
+// (session level) while it waits on LISTEN; a producer that gets it shared
+// holds it to its commit, so a relay that goes idle waits for those
+// producers to commit and then claims once more before it waits: no row is
+// missed. Here no relay holds it, so every producer takes it shared and
+// skips the NOTIFY: the cost of the check itself.
+const notifyIdle = `CREATE OR REPLACE FUNCTION outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF pg_try_advisory_xact_lock_shared(4242424242) THEN
+        RETURN NULL;
+    END IF;
+    PERFORM pg_notify('outbox', 'outbox');
+    RETURN NULL;
+END;
+$$`
 
 func (e *env) close() { e.direct.close(); e.viaProxy.close(); e.proxy.close() }
 
@@ -359,7 +393,7 @@ func (e *env) method(drv, method string) func(*conns) txFunc {
 	if method == "watermill" && drv == "gorm" {
 		return nil
 	}
-	method = strings.TrimSuffix(method, "-notify-off")
+	method, _, _ = strings.Cut(method, "-notify-")
 	orderQ, plainQ := e.sqlText(orderSQL), e.sqlText(plainSQL)
 	gOrderQ, gPlainQ := orderSQL, plainSQL // gorm binds ?
 	wmCfg := wsql.PublisherConfig{SchemaAdapter: wmSchema(e.db)}
