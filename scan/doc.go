@@ -28,5 +28,13 @@
 // declarations; roots, and dependencies that wrap a client, keep full
 // syntax (Options.AllBodies keeps everything).
 //
+// Changes: Program.Recheck type-checks the program with an overlay of
+// edited and added files in memory, against the types already loaded (only
+// those files are parsed; their packages and the packages importing them
+// are checked again), and analyses the result as Load would: `fix` checks
+// its rewrite this way and reports from it, instead of a second load. It
+// returns an error wrapping ErrNoRecheck where a real load is needed (the
+// change imports a package the program did not load, cgo, build tags).
+//
 // Output formats (text, json, sarif) live in the subpackage format.
 package scan
