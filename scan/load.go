@@ -142,7 +142,7 @@ func forgiveStrippedImports(pkgs []*packages.Package, keep map[string]bool) {
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		errs := p.Errors[:0]
 		for _, e := range p.Errors {
-			if e.Kind == packages.TypeError && strings.Contains(e.Msg, "imported") && strings.Contains(e.Msg, "not used") && !keep[p.PkgPath] {
+			if e.Kind == packages.TypeError && unusedImport(e.Msg) && !keep[p.PkgPath] {
 				continue
 			}
 			errs = append(errs, e)
@@ -157,6 +157,12 @@ func forgiveStrippedImports(pkgs []*packages.Package, keep map[string]bool) {
 		}
 		p.IllTyped = ill
 	})
+}
+
+// unusedImport reports whether a type error says an import is not used:
+// with bodies dropped, the uses may have been in them.
+func unusedImport(msg string) bool {
+	return strings.Contains(msg, "imported") && strings.Contains(msg, "not used")
 }
 
 // stripBodies drops the function bodies of a package the analyzers do not

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -89,7 +90,7 @@ func (prev *Program) Recheck(overlay map[string][]byte) (prog *Program, checked 
 			checked = append(checked, r.done[p])
 		}
 	}
-	if len(packageErrors(roots)) > 0 || len(packageErrors(checked)) > 0 {
+	if len(packageErrors(checked)) > 0 { // checked holds the roots
 		return nil, checked, nil
 	}
 	next := &Program{Dir: prev.Dir, Fset: prev.Fset, OutsideBroken: prev.OutsideBroken, partial: prev.partial,
@@ -190,7 +191,7 @@ func (r *rechecker) place() error {
 			return noRecheck("%s is removed", name)
 		}
 		if p := r.byFile[name]; p != nil {
-			if !sameList(p.GoFiles, p.CompiledGoFiles) {
+			if !slices.Equal(p.GoFiles, p.CompiledGoFiles) {
 				return noRecheck("%s uses cgo", p.PkgPath)
 			}
 			r.edit(p.PkgPath, name, src)
@@ -215,7 +216,7 @@ func (r *rechecker) place() error {
 			continue // excluded by its build constraints, as go list would
 		}
 		if p := r.byDir[dir]; p != nil {
-			if !sameList(p.GoFiles, p.CompiledGoFiles) {
+			if !slices.Equal(p.GoFiles, p.CompiledGoFiles) {
 				return noRecheck("%s uses cgo", p.PkgPath)
 			}
 			r.edit(p.PkgPath, name, src)
@@ -394,8 +395,7 @@ func (r *rechecker) check(path string) (*packages.Package, error) {
 	np.TypesInfo = newTypesInfo()
 	np.TypesSizes = tc.Sizes
 	np.Fset = r.prev.Fset
-	syntax := np.Syntax
-	_ = types.NewChecker(tc, r.prev.Fset, np.Types, np.TypesInfo).Files(syntax)
+	_ = types.NewChecker(tc, r.prev.Fset, np.Types, np.TypesInfo).Files(np.Syntax)
 	if r.fatal != nil {
 		return nil, r.fatal
 	}
@@ -404,7 +404,7 @@ func (r *rechecker) check(path string) (*packages.Package, error) {
 	lenient := !r.roots[path] && (np.Module == nil || !np.Module.Main)
 	np.TypeErrors = nil
 	for _, te := range typeErrs {
-		if lenient && strings.Contains(te.Msg, "imported") && strings.Contains(te.Msg, "not used") {
+		if lenient && unusedImport(te.Msg) {
 			continue
 		}
 		np.TypeErrors = append(np.TypeErrors, te)
@@ -658,15 +658,3 @@ func newTypesInfo() *types.Info {
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
-
-func sameList(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

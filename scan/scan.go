@@ -92,7 +92,8 @@ type Program struct {
 	OutsideBroken []string
 
 	partial bool
-	// what Recheck needs to load the program again the same way
+	// how the program was loaded and analysed: Recheck analyses a changed
+	// program the same way
 	cfg      *config.Config
 	tests    bool
 	patterns []string
