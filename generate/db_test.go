@@ -142,7 +142,7 @@ func migratedDB(t *testing.T, cfg templates.Config) string {
 func TestMigrationsUpDownUp(t *testing.T) {
 	for _, db := range []string{"postgres", "mysql"} {
 		t.Run(db, func(t *testing.T) {
-			conn, _, closeConn := openDB(t, db)
+			conn, dsn, closeConn := openDB(t, db)
 			defer closeConn()
 			for _, format := range []string{"sql", "goose", "migrate", "atlas"} {
 				for _, relay := range []string{"polling", "debezium"} {
@@ -168,7 +168,7 @@ func TestMigrationsUpDownUp(t *testing.T) {
 						}
 					}
 					if db == "postgres" && relay == "polling" {
-						checkNotify(t, conn.(*pgx.Conn))
+						checkNotify(t, conn.(*pgx.Conn), dsn)
 					}
 					execScript(t, db, conn, down)
 				}
@@ -177,30 +177,54 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	}
 }
 
-// checkNotify inserts two rows in one statement and expects exactly one
-// notification on channel outbox with the constant payload.
-func checkNotify(t *testing.T, conn *pgx.Conn) {
+// checkNotify: with no relay idling (no one holds the idle lock) an insert
+// sends no NOTIFY (schema 4); while another session holds the idle lock
+// exclusively, as an idling relay does, an insert of two rows in one
+// statement sends exactly one, on channel outbox with the constant payload.
+func checkNotify(t *testing.T, conn *pgx.Conn, dsn string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := conn.Exec(ctx, "LISTEN outbox"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := conn.Exec(ctx, `INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload)
+	insert := func() {
+		t.Helper()
+		if _, err := conn.Exec(ctx, `INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload)
 		VALUES (gen_random_uuid(), 'order', '1', 'OrderPlaced', '{}'), (gen_random_uuid(), 'order', '2', 'OrderPlaced', '{}')`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	none := func(what string) {
+		t.Helper()
+		short, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		if n, err := conn.WaitForNotification(short); err == nil {
+			t.Fatalf("%s: notification %+v", what, n)
+		}
+	}
+	insert()
+	none("no relay idles, yet the insert notified")
+
+	relay, err := pgx.Connect(ctx, dsn)
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer relay.Close(context.Background())
+	if _, err := relay.Exec(ctx, "SELECT pg_advisory_lock($1::int4, 0)", templates.IdleLockClass("outbox")); err != nil {
+		t.Fatal(err)
+	}
+	insert()
 	n, err := conn.WaitForNotification(ctx)
 	if err != nil {
-		t.Fatalf("no NOTIFY after insert: %v", err)
+		t.Fatalf("no NOTIFY after insert while a relay idles: %v", err)
 	}
 	if n.Channel != "outbox" || n.Payload != "outbox" {
 		t.Fatalf("notification %q %q, want channel outbox, payload outbox", n.Channel, n.Payload)
 	}
-	short, cancel2 := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel2()
-	if extra, err := conn.WaitForNotification(short); err == nil {
-		t.Fatalf("a second notification %+v for one statement: the trigger must be FOR EACH STATEMENT", extra)
+	none("a second notification for one statement: the trigger must be FOR EACH STATEMENT")
+	if _, err := relay.Exec(ctx, "SELECT pg_advisory_unlock($1::int4, 0)", templates.IdleLockClass("outbox")); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := conn.Exec(context.Background(), "UNLISTEN outbox"); err != nil {
 		t.Fatal(err)

@@ -330,8 +330,14 @@ func Detect(dir string) (templates.Config, Detection, error) {
 	det.add("migrations", format, fsrc)
 	if found := findOutboxMigrations(filepath.Join(root, filepath.FromSlash(mdir))); found.name != "" {
 		note := fmt.Sprintf("outbox migration already present: %s (kept; no second one is added)", slashJoin(mdir, found.name))
-		if cur := found.current(); cur < templates.LatestSchema {
-			note += fmt.Sprintf("; outbox schema %d, upgraded to %d by a new migration", cur, templates.LatestSchema)
+		cur, to := found.current(), 0
+		for v := cur + 1; v <= templates.LatestSchema; v++ {
+			if templates.UpgradeApplies(cfg, v) {
+				to = v
+			}
+		}
+		if to > 0 {
+			note += fmt.Sprintf("; outbox schema %d, upgraded to %d by a new migration", cur, to)
 		}
 		det.Notes = append(det.Notes, note)
 	}

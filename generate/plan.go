@@ -212,6 +212,9 @@ func upgradeFiles(cfg templates.Config, found outboxMigrations, migDir string, n
 	var out []templates.File
 	var chosen []string
 	for to := found.schema + 1; to <= templates.LatestSchema; to++ {
+		if !templates.UpgradeApplies(cfg, to) {
+			continue // nothing changes for this database or relay
+		}
 		v, ok := found.upgrades[to]
 		if !ok {
 			v = nextVersion(migDir, now, chosen...)

@@ -175,7 +175,8 @@ WHERE table_schema = DATABASE() AND table_name = 'outbox' AND index_name = 'outb
 // schema-1 migration (as an earlier outboxify generated it) holding rows a
 // schema-1 writer and relay left (pending, published, dead letters, a row
 // held behind a dead letter) takes the upgrade migrations generate adds
-// (schema 2, then 3); the rows are kept as they were, the claim index no
+// (schema 2, then 3, then 4 on PostgreSQL: the trigger notifies only while
+// a relay idles); the rows are kept as they were, the claim index no
 // longer holds dead letters, and this outboxify's relay (rendered, run by
 // testdata/upgradetest.go.tmpl) claims through that index, publishes
 // exactly the pending rows and blocks the one behind the dead letter; a
@@ -217,6 +218,15 @@ func TestSchemaUpgradeAgainstDatabases(t *testing.T) {
 			t.Fatalf("%s: claim index before %q, after %q; want %q after only", db, oldDef, def, wantDef)
 		}
 		t.Logf("%s: claim index %q -> %q", db, oldDef, def)
+		if db == "postgres" {
+			var fn string
+			if err := conn.(*pgx.Conn).QueryRow(context.Background(), `SELECT pg_get_functiondef('outbox_notify'::regproc)`).Scan(&fn); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(fn, "pg_try_advisory_xact_lock_shared") {
+				t.Fatalf("postgres: after the upgrade the trigger function still notifies on every insert:\n%s", fn)
+			}
+		}
 		closeConn()
 
 		name := map[string]string{"postgres": "pg", "mysql": "my"}[db]

@@ -32,7 +32,8 @@ func planMigrations(t *testing.T, dir string) *Changeset {
 }
 
 // TestSchemaUpgrade: a module whose outbox migration is at schema 1 gets
-// one new upgrade migration per schema version step in its tool's format
+// one new upgrade migration per schema version step that changes its
+// database (MySQL has none to schema 4) in its tool's format
 // and numbering, each holding only its upgrade; the schema-1 migration renders byte for byte as it was
 // (unchanged, not kept aside), every other file stays as it was, atlas.sum
 // covers the new file, and a second run writes nothing.
@@ -40,12 +41,12 @@ func TestSchemaUpgrade(t *testing.T) {
 	for _, tc := range []struct {
 		fixture string
 		created []string // new migration files, one upgrade per schema version step
-		up      string   // in the upgrade to schema 2 (the one to 3 adds blocked_at)
+		up      string   // in the upgrade to schema 2 (the one to 3 adds blocked_at, the one to 4 the idle check)
 	}{
-		{"postgres_sql", []string{"000002_outbox_schema2.down.sql", "000002_outbox_schema2.up.sql", "000003_outbox_schema3.down.sql", "000003_outbox_schema3.up.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
-		{"postgres_goose", []string{"20261202150000_outbox_schema2.sql", "20261202150001_outbox_schema3.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
-		{"postgres_migrate", []string{"000003_outbox_schema2.down.sql", "000003_outbox_schema2.up.sql", "000004_outbox_schema3.down.sql", "000004_outbox_schema3.up.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
-		{"postgres_atlas", []string{"20261202150000_outbox_schema2.sql", "20261202150001_outbox_schema3.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
+		{"postgres_sql", []string{"000002_outbox_schema2.down.sql", "000002_outbox_schema2.up.sql", "000003_outbox_schema3.down.sql", "000003_outbox_schema3.up.sql", "000004_outbox_schema4.down.sql", "000004_outbox_schema4.up.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
+		{"postgres_goose", []string{"20261202150000_outbox_schema2.sql", "20261202150001_outbox_schema3.sql", "20261202150002_outbox_schema4.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
+		{"postgres_migrate", []string{"000003_outbox_schema2.down.sql", "000003_outbox_schema2.up.sql", "000004_outbox_schema3.down.sql", "000004_outbox_schema3.up.sql", "000005_outbox_schema4.down.sql", "000005_outbox_schema4.up.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
+		{"postgres_atlas", []string{"20261202150000_outbox_schema2.sql", "20261202150001_outbox_schema3.sql", "20261202150002_outbox_schema4.sql"}, "WHERE published_at IS NULL AND dead_at IS NULL;"},
 		{"mysql_sql", []string{"000002_outbox_schema2.down.sql", "000002_outbox_schema2.up.sql", "000003_outbox_schema3.down.sql", "000003_outbox_schema3.up.sql"}, "(published_at, dead_at, seq)"},
 		{"mysql_goose", []string{"20261202150000_outbox_schema2.sql", "20261202150001_outbox_schema3.sql"}, "(published_at, dead_at, seq)"},
 		{"mysql_migrate", []string{"000003_outbox_schema2.down.sql", "000003_outbox_schema2.up.sql", "000004_outbox_schema3.down.sql", "000004_outbox_schema3.up.sql"}, "(published_at, dead_at, seq)"},
@@ -90,8 +91,11 @@ func TestSchemaUpgrade(t *testing.T) {
 					t.Errorf("%s does not start with the upgrade marker of step %s:\n%s", name, step, body)
 				}
 				want := tc.up
-				if step == "3" {
+				switch step {
+				case "3":
 					want = "blocked_at"
+				case "4":
+					want = "IF NOT pg_try_advisory_xact_lock_shared("
 				}
 				if strings.Contains(body, "CREATE TABLE") {
 					t.Errorf("%s holds more than the upgrade:\n%s", name, body)
@@ -123,8 +127,13 @@ func TestSchemaUpgrade(t *testing.T) {
 					}
 				}
 			}
-			if got := findOutboxMigrations(filepath.Join(dir, "migrations")).current(); got != templates.LatestSchema {
-				t.Errorf("after the upgrade the directory reads as schema %d", got)
+			// MySQL has no step to schema 4 (nothing changes there).
+			wantSchema := templates.LatestSchema
+			if strings.HasPrefix(tc.fixture, "mysql") {
+				wantSchema = 3
+			}
+			if got := findOutboxMigrations(filepath.Join(dir, "migrations")).current(); got != wantSchema {
+				t.Errorf("after the upgrade the directory reads as schema %d, want %d", got, wantSchema)
 			}
 
 			// A second run changes nothing.
@@ -165,15 +174,15 @@ func TestFreshModuleGetsLatestSchema(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"go.mod":                         "module example.com/svc\n\ngo 1.26\n",
-		"migrations/000001_outbox.sql":   MigrationMarker + "\n" + SchemaMarker + "3\nSELECT 1;\n",
-		"migrations/000002_outbox_x.sql": UpgradeMarker + "4\nSELECT 1;\n",
+		"migrations/000001_outbox.sql":   MigrationMarker + "\n" + SchemaMarker + "4\nSELECT 1;\n",
+		"migrations/000002_outbox_x.sql": UpgradeMarker + "5\nSELECT 1;\n",
 	})
 	det, _, err := Detect(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = Plan(dir, det, Options{Now: fixedNow, Components: []string{"migrations"}})
-	if err == nil || !strings.Contains(err.Error(), "schema 4") {
-		t.Fatalf("err = %v, want a refusal naming schema 4", err)
+	if err == nil || !strings.Contains(err.Error(), "schema 5") {
+		t.Fatalf("err = %v, want a refusal naming schema 5", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"go/format"
+	"hash/crc32"
 	"io/fs"
 	"path"
 	"sort"
@@ -203,9 +204,32 @@ type Config struct {
 // dead_at, seq)). 3: the rows a relay finds held back behind a dead letter
 // (block mode) leave it too (blocked_at; PostgreSQL: an index of the blocked
 // rows; MySQL: the key is (published_at, dead_at, blocked_at, seq) and the
-// retry key is per aggregate). A schema change raises it and adds an upgrade step to the
+// retry key is per aggregate). 4: PostgreSQL's insert trigger sends its NOTIFY
+// only while a relay idles (it holds the idle lock, IdleLockClass); MySQL's
+// schema is unchanged (no upgrade step). A schema change raises it and adds an upgrade step to the
 // migration templates; a migration already generated is never rewritten.
-const LatestSchema = 3
+const LatestSchema = 4
+
+// IdleLockClass is the first int4 of the two-int4 advisory lock key (the
+// second is 0) that a relay holds while it waits for a notification: the
+// schema-4 trigger notifies only when it cannot take that key shared. The
+// relay's batch locks use other classes (crc32 of "outboxify.relay." and
+// "outboxify.relay.overlap." + table), the writer's per-aggregate locks the
+// one-bigint form, a separate key space.
+func IdleLockClass(table string) int32 {
+	return int32(crc32.ChecksumIEEE([]byte("outboxify.relay.idle." + table)))
+}
+
+// UpgradeApplies reports whether the upgrade step to schema version to
+// changes anything for c: a step that does not (schema 4 on MySQL, or
+// without the PostgreSQL trigger) gets no migration file.
+func UpgradeApplies(c Config, to int) bool {
+	c = c.WithDefaults()
+	if to == 4 {
+		return c.DB == "postgres" && c.Notify == "trigger" && c.Relay != "debezium"
+	}
+	return true
+}
 
 // WithDefaults returns c with empty fields set to their defaults.
 func (c Config) WithDefaults() Config {
@@ -426,6 +450,9 @@ var funcs = template.FuncMap{
 		return "", fmt.Errorf("pinned relay module %s_%s has no go line", db, broker)
 	},
 	"hasPrefix": strings.HasPrefix,
+	// idleLockClass is the first int4 of the advisory lock key an idling
+	// relay holds (schema 4): the relay computes it from Table the same way.
+	"idleLockClass": IdleLockClass,
 	"oneof": func(v string, set ...string) bool {
 		for _, s := range set {
 			if v == s {

@@ -28,6 +28,85 @@ var lockClasses = [2]int32{
 	int32(crc32.ChecksumIEEE([]byte("outboxify.relay.overlap." + Table))),
 }
 
+// idleLockClass is the first int4 of the idle lock's key (idleLockClass, 0):
+// a relay holds it while one of its shard leaders waits for a notification,
+// and the insert trigger (schema 4) notifies only when it cannot take it
+// shared. generate renders the same number into the migration.
+var idleLockClass = int32(crc32.ChecksumIEEE([]byte("outboxify.relay.idle." + Table)))
+
+// idleGate tracks whether one of this relay's shard leaders waits for a
+// notification, for the store's session that holds the idle lock while one
+// does. Producers that took the lock shared (and skipped the NOTIFY) hold it
+// until they commit, so the grant comes after their commits: a leader that
+// claims once more after the grant has seen their rows, and after that
+// every insert notifies until the lock is let go.
+type idleGate struct {
+	mu      sync.Mutex
+	idlers  int           // shard leaders waiting for a notification
+	held    bool          // the idle lock is held
+	gen     uint64        // grants so far: held since a claim that saw gen g iff held && gen == g
+	granted chan struct{} // closed at the next grant
+	changed chan struct{} // idlers went from 0 to 1 or back
+}
+
+func newIdleGate() *idleGate {
+	return &idleGate{granted: make(chan struct{}), changed: make(chan struct{}, 1)}
+}
+
+// state reports the grant count, whether the lock is held, and a channel
+// closed at the next grant.
+func (g *idleGate) state() (gen uint64, held bool, granted <-chan struct{}) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.gen, g.held, g.granted
+}
+
+func (g *idleGate) enter() {
+	g.mu.Lock()
+	g.idlers++
+	first := g.idlers == 1
+	g.mu.Unlock()
+	if first {
+		g.signal()
+	}
+}
+
+func (g *idleGate) leave() {
+	g.mu.Lock()
+	g.idlers--
+	last := g.idlers == 0
+	g.mu.Unlock()
+	if last {
+		g.signal()
+	}
+}
+
+func (g *idleGate) signal() {
+	select {
+	case g.changed <- struct{}{}:
+	default:
+	}
+}
+
+// wanted reports whether a leader waits (the lock should be held).
+func (g *idleGate) wanted() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.idlers > 0
+}
+
+// setHeld records a grant (true) or the lock's release or loss (false).
+func (g *idleGate) setHeld(held bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if held && !g.held {
+		g.gen++
+		close(g.granted)
+		g.granted = make(chan struct{})
+	}
+	g.held = held
+}
+
 // Options configure a Relay. Zero fields take the defaults below.
 type Options struct {
 	BatchSize int // rows claimed per batch transaction (500)
@@ -189,8 +268,10 @@ type store interface {
 	// slot: ok is false when it could not be taken (nothing is claimed then).
 	claim(ctx context.Context, req claimRequest) (tx batchTx, msgs []*Message, ok bool, err error)
 	// listen starts waking the relay on notifications; it reports whether
-	// notifications work (after a self-test), else the relay polls.
-	listen(ctx context.Context, wake func(), selfTest time.Duration, log *slog.Logger) bool
+	// notifications work (after a self-test), else the relay polls. gate,
+	// when not nil, is held by a session of the store while a leader idles
+	// (the trigger notifies only then).
+	listen(ctx context.Context, wake func(), selfTest time.Duration, log *slog.Logger) (ok bool, gate *idleGate)
 	stats(ctx context.Context) (Stats, error)
 	cleanup(ctx context.Context, o CleanupOptions, log *slog.Logger) (CleanupResult, error)
 	replay(ctx context.Context, f ReplayFilter, apply bool) (int64, error)
@@ -369,8 +450,9 @@ func (r *Relay) Run(ctx context.Context) error {
 		r.log.Info("outbox rows blocked behind dead letters released", "rows", n)
 	}
 	notifying := false
+	var gate *idleGate
 	if r.opts.Notify != "off" {
-		notifying = r.store.listen(ctx, wake, r.opts.NotifyTimeout, r.log)
+		notifying, gate = r.store.listen(ctx, wake, r.opts.NotifyTimeout, r.log)
 	}
 	r.log.Info("outbox relay started", "table", Table, "shards", r.opts.Shards, "batch_size", r.opts.BatchSize,
 		"notify", notifying, "poll_interval", r.opts.PollInterval, "on_dead_letter", r.opts.OnDeadLetter)
@@ -387,7 +469,7 @@ func (r *Relay) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.worker(ctx, work, shard, wakes[shard])
+			r.worker(ctx, work, shard, wakes[shard], gate)
 		}()
 	}
 	wg.Wait()
@@ -403,7 +485,13 @@ func (r *Relay) Run(ctx context.Context) error {
 // current one is published: on a backlog the database's work and the
 // broker's overlap; at a trickle, rows announced while a batch is in
 // flight do not wait for its acks and commit.
-func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct{}) {
+//
+// With gate (PostgreSQL, notifications on), a leader with nothing to claim
+// enters the gate before it waits, and waits only once the idle lock has
+// been held since its last claim began; otherwise it claims once more when
+// the lock is granted. It leaves the gate when a claim finds rows or it
+// stops leading.
+func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct{}, gate *idleGate) {
 	type landed struct {
 		slot int
 		err  error
@@ -437,19 +525,44 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		}
 	}
 	land := func() { settle(<-done) }
+	idling := false             // entered the gate
+	var claimGen uint64         // the gate's grants when the last fresh claim began
+	claimHeld := false          // the idle lock was held then
+	var granted <-chan struct{} // with a gate not held since the claim: its next grant
+	setIdle := func(on bool) {
+		if gate != nil && on != idling {
+			idling = on
+			if on {
+				gate.enter()
+			} else {
+				gate.leave()
+			}
+		}
+	}
+	defer setIdle(false)
 	// wait until stop, the poll, or a notification (debounced); with
-	// landing, also until a batch lands.
+	// landing, also until a batch lands; with granted, also until the idle
+	// lock is granted.
 	wait := func(landing bool) {
 		var landings <-chan landed
 		if landing {
 			landings = done
 		}
-		timer := time.NewTimer(r.opts.PollInterval)
+		poll := r.opts.PollInterval
+		if granted != nil {
+			// Until the idle lock is granted producers may skip the
+			// NOTIFY; should the grant not come (the gate's session cannot
+			// connect), poll at least every second.
+			poll = min(poll, time.Second)
+		}
+		timer := time.NewTimer(poll)
 		defer timer.Stop()
 		select {
 		case <-stop.Done():
 		case l := <-landings:
 			settle(l)
+		case <-granted:
+			woken = true
 		case <-timer.C:
 			woken = true
 		case <-wake:
@@ -516,6 +629,10 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		fresh := req.beside == nil
 		started := time.Now()
 		lastClaim = started
+		if gate != nil && fresh {
+			claimGen, claimHeld, _ = gate.state()
+		}
+		granted = nil
 		tx, msgs, held, err := r.store.claim(work, req)
 		if fresh && err == nil {
 			backlog = len(msgs) >= r.opts.BatchSize
@@ -537,6 +654,9 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		}
 		if fresh && held && req.blockOnDead {
 			r.blockHeld(work, shard, &blocking)
+		}
+		if fresh && (!held || len(msgs) > 0) {
+			setIdle(false) // busy, or not leading: producers need not notify for it
 		}
 		if len(msgs) > 0 {
 			slots[req.slot] = &flight{tx, aggregatesOf(msgs), req.half}
@@ -566,6 +686,32 @@ func (r *Relay) worker(stop, work context.Context, shard int, wake <-chan struct
 		// up what comes meanwhile: the next claim goes beside it (without
 		// its aggregates), so a slow ack or commit does not delay the rows
 		// of other aggregates.
+		if gate != nil && held {
+			if len(msgs) > 0 {
+				// Rows are coming: claim again shortly instead of waiting for
+				// a notification, which producers send only while a relay
+				// idles. A claim that finds nothing makes the leader idle.
+				if d := time.Until(lastClaim.Add(r.opts.NotifyDebounce)); d > 0 {
+					sleep(stop, d)
+				}
+				woken = true
+				continue
+			}
+			setIdle(true)
+			gen, lockHeld, next := gate.state()
+			switch {
+			case lockHeld && claimHeld && gen == claimGen:
+				// Held since before the claim: every insert it did not see
+				// notifies.
+			case lockHeld:
+				// Granted during the claim: producers that skipped the
+				// NOTIFY before the grant have committed; claim once more.
+				woken = true
+				continue
+			default:
+				granted = next // claim once more when the lock is granted
+			}
+		}
 		wait(false)
 	}
 }

@@ -431,11 +431,11 @@ func (t *pgBatch) rollback() {
 	t.conn = nil
 }
 
-func (s *pgStore) listen(ctx context.Context, wake func(), selfTest time.Duration, log *slog.Logger) bool {
+func (s *pgStore) listen(ctx context.Context, wake func(), selfTest time.Duration, log *slog.Logger) (bool, *idleGate) {
 	conn, err := s.listenConn(ctx)
 	if err != nil {
 		log.Warn("LISTEN failed; polling instead", "channel", NotifyChannel, "err", err)
-		return false
+		return false, nil
 	}
 	// Self-test: NOTIFY through the pool and wait for it on the LISTEN
 	// connection. A transaction-mode pooler accepts LISTEN and never
@@ -446,7 +446,7 @@ func (s *pgStore) listen(ctx context.Context, wake func(), selfTest time.Duratio
 	if _, err := s.pool.Exec(ctx, "SELECT pg_notify($1, $2)", NotifyChannel, payload); err != nil {
 		log.Warn("NOTIFY self-test could not send; polling instead", "err", err)
 		_ = conn.Close(context.Background())
-		return false
+		return false, nil
 	}
 	tctx, cancel := context.WithTimeout(ctx, selfTest)
 	defer cancel()
@@ -456,7 +456,7 @@ func (s *pgStore) listen(ctx context.Context, wake func(), selfTest time.Duratio
 			log.Warn("NOTIFY self-test failed: the relay's own notification did not arrive (is a transaction-mode pooler such as PgBouncer between the relay and PostgreSQL?); polling instead",
 				"channel", NotifyChannel, "waited", selfTest, "err", err)
 			_ = conn.Close(context.Background())
-			return false
+			return false, nil
 		}
 		if n.Payload == payload {
 			break
@@ -464,7 +464,103 @@ func (s *pgStore) listen(ctx context.Context, wake func(), selfTest time.Duratio
 	}
 	log.Info("LISTEN/NOTIFY self-test passed", "channel", NotifyChannel)
 	go s.listenLoop(ctx, conn, wake, log)
-	return true
+	gate := newIdleGate()
+	go s.holdIdleLock(ctx, gate, wake, log)
+	return true, gate
+}
+
+// holdIdleLock holds the idle lock (idleLockClass, 0) on a session of its
+// own while gate wants it: the insert trigger (schema 4) notifies only then.
+// pg_advisory_lock waits for the producers holding it shared (they skipped
+// the NOTIFY) to commit, and while it waits their new tries fail, so they
+// notify. While held, the session is watched (WaitForNotification returns
+// when it ends): a lost session releases the lock on the server, so the
+// leaders are woken to claim and take it again.
+func (s *pgStore) holdIdleLock(ctx context.Context, gate *idleGate, wake func(), log *slog.Logger) {
+	var conn *pgx.Conn
+	held := false
+	drop := func() {
+		if conn != nil {
+			_ = conn.Close(context.Background())
+			conn = nil
+		}
+		if held {
+			held = false
+			gate.setHeld(false)
+		}
+	}
+	defer drop()
+	for attempt := 1; ctx.Err() == nil; {
+		if !gate.wanted() {
+			if held {
+				if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock($1::int4, 0)", idleLockClass); err != nil {
+					drop() // the session's end releases it
+				} else {
+					held = false
+					gate.setHeld(false)
+				}
+				continue
+			}
+			select {
+			case <-ctx.Done():
+			case <-gate.changed:
+			}
+			continue
+		}
+		if !held {
+			if conn == nil {
+				c, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+				if err != nil {
+					d := backoff(time.Second, 30*time.Second, attempt)
+					attempt++
+					log.Warn("idle lock session: connect failed; leaders poll every second meanwhile", "err", err, "retry_in", d)
+					sleep(ctx, d)
+					continue
+				}
+				conn = c
+			}
+			if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1::int4, 0)", idleLockClass); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				drop()
+				d := backoff(time.Second, 30*time.Second, attempt)
+				attempt++
+				log.Warn("idle lock: could not take it; leaders poll every second meanwhile", "err", err, "retry_in", d)
+				sleep(ctx, d)
+				continue
+			}
+			attempt = 1
+			held = true
+			gate.setHeld(true)
+			continue
+		}
+		// Held and wanted: watch the session until it ends or the leaders
+		// stop waiting. A deadline interrupts the wait without closing the
+		// connection.
+		wctx, cancel := context.WithCancel(ctx)
+		go func() {
+			select {
+			case <-gate.changed:
+				if wctx.Err() != nil {
+					gate.signal() // the wait had ended: the loop reads it
+				}
+				cancel()
+			case <-wctx.Done():
+			}
+		}()
+		_, err := conn.WaitForNotification(wctx)
+		interrupted := wctx.Err() != nil
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		if (err != nil && !interrupted) || conn.IsClosed() {
+			log.Warn("idle lock session lost; taking the lock again", "err", err)
+			drop()
+			wake() // producers may have skipped the NOTIFY since the loss
+		}
+	}
 }
 
 func (s *pgStore) listenConn(ctx context.Context) (*pgx.Conn, error) {
