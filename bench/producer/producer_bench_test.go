@@ -76,15 +76,17 @@ func BenchmarkProducer(b *testing.B) {
 	for _, db := range []string{"postgres", "mysql"} {
 		env := setupDB(b, db)
 		for _, drv := range env.drivers() {
-			for _, method := range []string{"plain", "outbox", "outbox-notify-off", "outbox-notify-idle", "watermill"} {
+			for _, method := range []string{"plain", "outbox", "outbox-notify-off", "outbox-notify-always", "watermill"} {
 				mk := env.method(drv, method)
 				if mk == nil || strings.Contains(method, "-notify-") && db != "postgres" {
 					continue
 				}
 				// outbox-notify-off: the writer with the migration's NOTIFY
 				// trigger disabled (--notify off), to show what the trigger costs.
-				// outbox-notify-idle: a trigger that notifies only while a
-				// relay idles (see setTriggers); none does here.
+				// outbox: the trigger as generated (schema 4) notifies only
+				// while a relay idles; none does here, so it never notifies.
+				// outbox-notify-always: the trigger before schema 4, a NOTIFY
+				// per insert (what every insert pays while a relay idles).
 				env.setTriggers(b, method)
 				// Round trips: one producer through the counting proxy.
 				rt := env.roundTrips(b, drv, method)
@@ -180,7 +182,7 @@ type env struct {
 	adminDB  *sql.DB
 	wmTopic  string
 	// notifyFunc is the migration's trigger function as PostgreSQL prints
-	// it (pg_get_functiondef), read before notifyIdle replaces it
+	// it (pg_get_functiondef), read before notifyAlways replaces it
 	notifyFunc string
 }
 
@@ -310,7 +312,7 @@ func (e *env) setTriggers(b *testing.B, method string) {
 		return
 	}
 	if e.notifyFunc == "" {
-		// the migration's own trigger function, to put back after notifyIdle
+		// the migration's own trigger function, to put back after notifyAlways
 		if err := e.direct.sqlDB.QueryRow(`SELECT pg_get_functiondef('outbox_notify'::regproc)`).Scan(&e.notifyFunc); err != nil {
 			b.Fatal(err)
 		}
@@ -319,8 +321,8 @@ func (e *env) setTriggers(b *testing.B, method string) {
 	switch method {
 	case "outbox-notify-off":
 		q = []string{"ALTER TABLE outbox DISABLE TRIGGER USER"}
-	case "outbox-notify-idle":
-		q = []string{"ALTER TABLE outbox ENABLE TRIGGER USER", notifyIdle}
+	case "outbox-notify-always":
+		q = []string{"ALTER TABLE outbox ENABLE TRIGGER USER", notifyAlways}
 	}
 	for _, s := range q {
 		if _, err := e.direct.sqlDB.Exec(s); err != nil {
@@ -329,19 +331,10 @@ func (e *env) setTriggers(b *testing.B, method string) {
 	}
 }
 
-// notifyIdle measures a design, not what generate renders: the producer
-// skips the NOTIFY, and the commit-time serialisation it brings, unless a
-// relay idles. An idling relay would hold the advisory lock exclusively
-// (session level) while it waits on LISTEN; a producer that gets it shared
-// holds it to its commit, so a relay that goes idle waits for those
-// producers to commit and then claims once more before it waits: no row is
-// missed. Here no relay holds it, so every producer takes it shared and
-// skips the NOTIFY: the cost of the check itself.
-const notifyIdle = `CREATE OR REPLACE FUNCTION outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+// notifyAlways is the trigger function up to schema 4: a NOTIFY for every
+// inserting statement, idle relay or not.
+const notifyAlways = `CREATE OR REPLACE FUNCTION outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF pg_try_advisory_xact_lock_shared(4242424242) THEN
-        RETURN NULL;
-    END IF;
     PERFORM pg_notify('outbox', 'outbox');
     RETURN NULL;
 END;

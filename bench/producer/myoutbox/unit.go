@@ -44,6 +44,16 @@ type unit struct {
 	sqlTx    *sql.Tx
 	queue    []queued
 	failed   error // an error inside the unit that must roll it back, even if swallowed
+	// saves are the transactions the code began itself (BeginSQL) and has
+	// not ended yet: savepoints on the unit's transaction, innermost last.
+	saves []savepoint
+	nsave int
+}
+
+// savepoint is one transaction the code began inside a unit of work.
+type savepoint struct {
+	name  string
+	queue int // len(queue) when it began: its rollback drops the messages enqueued after
 }
 
 func unitOf(ctx context.Context) *unit {
@@ -105,6 +115,16 @@ func (u *unit) finish(ctx context.Context) error {
 			_ = u.rollback(context.Background())
 		}
 		return u.failed
+	}
+	if len(u.saves) > 0 && u.exec != nil {
+		// A transaction the code began and neither committed nor rolled
+		// back: on its own it would never have committed.
+		if err := u.exec(ctx, "ROLLBACK TO SAVEPOINT "+u.saves[0].name); err != nil {
+			_ = u.rollback(context.Background())
+			return fmt.Errorf("outbox: roll back a transaction left open in the unit of work: %w", err)
+		}
+		u.queue = u.queue[:u.saves[0].queue]
+		u.saves = nil
 	}
 	if u.commit == nil {
 		// Nothing was written: the messages are no dual write, publish them.
@@ -195,12 +215,17 @@ func SQL(ctx context.Context, db *sql.DB) SQLConn {
 
 // sqlTxOf is the unit's *sql.Tx on db; nil outside a unit.
 func sqlTxOf(ctx context.Context, db *sql.DB) (*sql.Tx, error) {
+	return sqlTxBegin(ctx, db, nil)
+}
+
+// sqlTxBegin is sqlTxOf beginning the unit's transaction with opts.
+func sqlTxBegin(ctx context.Context, db *sql.DB, opts *sql.TxOptions) (*sql.Tx, error) {
 	u := unitOf(ctx)
 	if u == nil {
 		return nil, nil
 	}
 	err := u.join(db, func() error {
-		tx, err := db.BeginTx(context.WithoutCancel(ctx), nil)
+		tx, err := db.BeginTx(context.WithoutCancel(ctx), opts)
 		if err != nil {
 			return err
 		}
@@ -217,6 +242,104 @@ func sqlTxOf(ctx context.Context, db *sql.DB) (*sql.Tx, error) {
 		return nil, err
 	}
 	return u.sqlTx, nil
+}
+
+// BeginSQL begins a transaction on db as db.BeginTx(ctx, opts) does,
+// outside a unit of work. Inside one, the code's own transaction joins the
+// unit: it is the unit's transaction (begun with opts if this is the unit's
+// first write), and a savepoint marks where the code's transaction starts,
+// so that CommitSQL and RollbackSQL end that part only. The unit commits at
+// the end of Run, with the messages enqueued before and after CommitSQL.
+func BeginSQL(ctx context.Context, db *sql.DB, opts *sql.TxOptions) (*sql.Tx, error) {
+	if unitOf(ctx) == nil {
+		return db.BeginTx(ctx, opts)
+	}
+	return beginSaved(ctx, db, opts)
+}
+
+// BeginSQLDetached is BeginSQL for db.Begin(): outside a unit of work the
+// transaction is begun as db.Begin does, not bound to ctx.
+func BeginSQLDetached(ctx context.Context, db *sql.DB) (*sql.Tx, error) {
+	if unitOf(ctx) == nil {
+		return db.Begin()
+	}
+	return beginSaved(ctx, db, nil)
+}
+
+func beginSaved(ctx context.Context, db *sql.DB, opts *sql.TxOptions) (*sql.Tx, error) {
+	tx, err := sqlTxBegin(ctx, db, opts)
+	if err != nil {
+		return nil, err
+	}
+	u := unitOf(ctx)
+	u.mu.Lock()
+	u.nsave++
+	sp := savepoint{name: fmt.Sprintf("outbox_unit_%d", u.nsave), queue: len(u.queue)}
+	u.mu.Unlock()
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT "+sp.name); err != nil {
+		err = fmt.Errorf("outbox: savepoint for a transaction begun in a unit of work: %w", err)
+		u.fail(err)
+		return nil, err
+	}
+	u.mu.Lock()
+	u.saves = append(u.saves, sp)
+	u.mu.Unlock()
+	return tx, nil
+}
+
+// CommitSQL commits tx as tx.Commit does, unless tx is the unit of work's
+// transaction: then it releases the savepoint BeginSQL set, and the unit
+// commits at the end of Run. Like Commit after Commit, a second one
+// returns sql.ErrTxDone.
+func CommitSQL(ctx context.Context, tx *sql.Tx) error {
+	return endSaved(ctx, tx, false)
+}
+
+// RollbackSQL rolls tx back as tx.Rollback does, unless tx is the unit of
+// work's transaction: then it rolls back to the savepoint BeginSQL set
+// (the code's writes since, and the messages enqueued since, are dropped)
+// and the unit goes on. After CommitSQL it returns sql.ErrTxDone and
+// changes nothing, like Rollback after Commit (a deferred Rollback).
+func RollbackSQL(ctx context.Context, tx *sql.Tx) error {
+	return endSaved(ctx, tx, true)
+}
+
+func endSaved(ctx context.Context, tx *sql.Tx, rollback bool) error {
+	u := unitOf(ctx)
+	if u != nil {
+		u.mu.Lock()
+		mine := tx != nil && tx == u.sqlTx
+		u.mu.Unlock()
+		if !mine {
+			u = nil
+		}
+	}
+	if u == nil {
+		if rollback {
+			return tx.Rollback()
+		}
+		return tx.Commit()
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if len(u.saves) == 0 {
+		return sql.ErrTxDone
+	}
+	sp := u.saves[len(u.saves)-1]
+	u.saves = u.saves[:len(u.saves)-1]
+	query := "RELEASE SAVEPOINT " + sp.name
+	if rollback {
+		query = "ROLLBACK TO SAVEPOINT " + sp.name
+		u.queue = u.queue[:sp.queue]
+	}
+	if _, err := tx.ExecContext(ctx, query); err != nil {
+		err = fmt.Errorf("outbox: end a transaction begun in a unit of work: %w", err)
+		if u.failed == nil {
+			u.failed = err
+		}
+		return err
+	}
+	return nil
 }
 
 // doneTx is a transaction that is over, so every call on it fails with

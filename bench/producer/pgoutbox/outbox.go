@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
@@ -18,8 +19,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Message is one event to publish once the transaction commits.
@@ -40,6 +44,19 @@ type Message struct {
 	Payload []byte
 	// Headers are copied to the broker message (traceparent included).
 	Headers map[string]string
+
+	// StreamFields, when set, are a Redis stream entry's fields as the
+	// service's XAdd took them (XAddArgs.Values: map[string]interface{},
+	// map[string]string, []string or []interface{} of name/value pairs).
+	// The relay writes the entry with exactly these fields (values
+	// formatted as go-redis formats them, plus outbox-id) instead of
+	// payload and headers, so the stream's consumers read what they read
+	// before. Payload is ignored then.
+	StreamFields interface{}
+	// StreamMaxLen trims the stream to about (StreamApprox) or exactly
+	// this many entries when the relay adds the entry, as XAddArgs.MaxLen.
+	StreamMaxLen int64
+	StreamApprox bool
 }
 
 // Payload size limits, in bytes of Message.Payload. Large payloads bloat the
@@ -68,6 +85,13 @@ const (
 	HeaderTraceparent     = "traceparent"
 	HeaderContentEncoding = "content-transfer-encoding"
 	contentEncodingBase64 = "base64"
+	// HeaderStreamFields marks a row whose payload is a JSON list of
+	// stream field names and values (Message.StreamFields), "1", or
+	// "base64" when each of them is base64-encoded (a value not UTF-8);
+	// HeaderStreamMaxLen carries StreamMaxLen ("~N" when approximate).
+	// Both are reserved like HeaderContentEncoding.
+	HeaderStreamFields = "outbox-stream-fields"
+	HeaderStreamMaxLen = "outbox-stream-maxlen"
 )
 
 // row is a Message checked and encoded for the outbox table.
@@ -107,10 +131,38 @@ func encode(ctx context.Context, m Message) (row, error) {
 	}
 	headers := make(map[string]string, len(m.Headers)+2)
 	for k, v := range m.Headers {
-		if strings.EqualFold(k, HeaderContentEncoding) {
+		if strings.EqualFold(k, HeaderContentEncoding) || strings.EqualFold(k, HeaderStreamFields) || strings.EqualFold(k, HeaderStreamMaxLen) {
 			continue // reserved: the writer alone says how the payload is stored
 		}
 		headers[k] = v
+	}
+	if m.StreamFields != nil {
+		pairs, err := streamFieldPairs(m.StreamFields)
+		if err != nil {
+			return row{}, err
+		}
+		// JSON strings hold UTF-8 only: binary values go base64-encoded
+		// (all of them, said by the header), never altered.
+		headers[HeaderStreamFields] = "1"
+		for _, p := range pairs {
+			if !utf8.ValidString(p) {
+				headers[HeaderStreamFields] = contentEncodingBase64
+				for i := range pairs {
+					pairs[i] = base64.StdEncoding.EncodeToString([]byte(pairs[i]))
+				}
+				break
+			}
+		}
+		if m.Payload, err = json.Marshal(pairs); err != nil {
+			return row{}, fmt.Errorf("outbox: encode stream fields: %w", err)
+		}
+		if m.StreamMaxLen > 0 {
+			n := strconv.FormatInt(m.StreamMaxLen, 10)
+			if m.StreamApprox {
+				n = "~" + n
+			}
+			headers[HeaderStreamMaxLen] = n
+		}
 	}
 	if headers[HeaderTraceparent] == "" && TraceparentFromContext != nil {
 		if tp := TraceparentFromContext(ctx); tp != "" {
@@ -134,6 +186,108 @@ func encode(ctx context.Context, m Message) (row, error) {
 	}
 	return row{id: id, aggregateType: m.AggregateType, aggregateID: m.AggregateID, eventType: m.EventType,
 		payload: string(payload), headers: string(h)}, nil
+}
+
+// streamFieldPairs flattens XAddArgs.Values into name, value, name, value,
+// ... with each value formatted as go-redis writes it on the wire, so the
+// relay's entry holds the same strings the service's XAdd would have
+// written. Map fields come in name order (go-redis's order is a map's).
+func streamFieldPairs(v interface{}) ([]string, error) {
+	var args []interface{}
+	switch v := v.(type) {
+	case []string:
+		for _, s := range v {
+			args = append(args, s)
+		}
+	case []interface{}:
+		args = v
+	case map[string]interface{}:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			args = append(args, k, v[k])
+		}
+	case map[string]string:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			args = append(args, k, v[k])
+		}
+	default:
+		return nil, fmt.Errorf("outbox: stream fields of type %T: want a map or a list of name/value pairs", v)
+	}
+	if len(args) == 0 || len(args)%2 != 0 {
+		return nil, fmt.Errorf("outbox: stream fields: %d names and values, want pairs", len(args))
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		s, err := streamArg(a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// streamArg formats one value as go-redis does (strings and bytes as they
+// are, numbers in decimal, floats shortest with no exponent, bools 1/0,
+// times RFC 3339 with nanoseconds, durations in nanoseconds).
+func streamArg(v interface{}) (string, error) {
+	switch v := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return v, nil
+	case []byte:
+		return string(v), nil
+	case int:
+		return strconv.FormatInt(int64(v), 10), nil
+	case int8:
+		return strconv.FormatInt(int64(v), 10), nil
+	case int16:
+		return strconv.FormatInt(int64(v), 10), nil
+	case int32:
+		return strconv.FormatInt(int64(v), 10), nil
+	case int64:
+		return strconv.FormatInt(v, 10), nil
+	case uint:
+		return strconv.FormatUint(uint64(v), 10), nil
+	case uint8:
+		return strconv.FormatUint(uint64(v), 10), nil
+	case uint16:
+		return strconv.FormatUint(uint64(v), 10), nil
+	case uint32:
+		return strconv.FormatUint(uint64(v), 10), nil
+	case uint64:
+		return strconv.FormatUint(v, 10), nil
+	case float32:
+		return strconv.FormatFloat(float64(v), 'f', -1, 64), nil
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), nil
+	case bool:
+		if v {
+			return "1", nil
+		}
+		return "0", nil
+	case time.Time:
+		return v.Format(time.RFC3339Nano), nil
+	case time.Duration:
+		return strconv.FormatInt(v.Nanoseconds(), 10), nil
+	case encoding.BinaryMarshaler:
+		b, err := v.MarshalBinary()
+		if err != nil {
+			return "", fmt.Errorf("outbox: stream field value: %w", err)
+		}
+		return string(b), nil
+	}
+	return "", fmt.Errorf("outbox: stream field value of type %T: go-redis cannot write it either (implement encoding.BinaryMarshaler)", v)
 }
 
 // newUUIDv7 returns a time-ordered UUID (RFC 9562 version 7): 48 bits of Unix

@@ -95,7 +95,20 @@ func (g *idleGate) wanted() bool {
 	return g.idlers > 0
 }
 
-// setHeld records a grant (true) or the lock's release or loss (false).
+// release records that the lock is about to be let go, unless a leader
+// waits: one that reads the state afterwards does not count on it, and one
+// that entered before keeps it held.
+func (g *idleGate) release() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.idlers > 0 {
+		return false
+	}
+	g.held = false
+	return true
+}
+
+// setHeld records a grant (true) or the lock's loss (false).
 func (g *idleGate) setHeld(held bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

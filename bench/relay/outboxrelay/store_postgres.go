@@ -492,14 +492,15 @@ func (s *pgStore) holdIdleLock(ctx context.Context, gate *idleGate, wake func(),
 	defer drop()
 	for attempt := 1; ctx.Err() == nil; {
 		if !gate.wanted() {
-			if held {
+			if held && gate.release() {
+				held = false
 				if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock($1::int4, 0)", idleLockClass); err != nil {
 					drop() // the session's end releases it
-				} else {
-					held = false
-					gate.setHeld(false)
 				}
 				continue
+			}
+			if held {
+				continue // a leader entered meanwhile
 			}
 			select {
 			case <-ctx.Done():
