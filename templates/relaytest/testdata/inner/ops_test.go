@@ -294,10 +294,16 @@ func TestNotify(t *testing.T) {
 // skipped the NOTIFY are found by the relay's claims while it is busy or by
 // its claim after the lock is granted. Once idle, the relay holds the lock.
 func TestNotifyOnlyWhileIdle(t *testing.T) {
+	for _, shards := range []string{"1", "2"} {
+		t.Run("shards="+shards, func(t *testing.T) { testNotifyOnlyWhileIdle(t, shards) })
+	}
+}
+
+func testNotifyOnlyWhileIdle(t *testing.T, shards string) {
 	c := get(t, "pg_jetstream")
 	d := openDB(t, "postgres")
 	e := newJetStream(t)
-	r := startRelay(t, c, fastFlags(d, "--broker-url", e.url, "--poll-interval", "1h")...)
+	r := startRelay(t, c, fastFlags(d, "--broker-url", e.url, "--poll-interval", "1h", "--shards", shards)...)
 	eventually(t, 20*time.Second, "self-test passed", func() bool { return strings.Contains(r.out.String(), "self-test passed") })
 	class := int64(uint32(crc32.ChecksumIEEE([]byte("outboxify.relay.idle.outbox"))))
 	idleLockHeld := func() bool {
@@ -363,6 +369,34 @@ func TestNotifyOnlyWhileIdle(t *testing.T) {
 		t.Fatalf("a row waited %.0f ms to be published", worst*1000)
 	}
 	eventually(t, 10*time.Second, "the relay idle again, holding the idle lock", idleLockHeld)
+}
+
+// TestIdleLockSessionLost: when the session holding the idle lock ends
+// (terminated on the server), the relay says so, takes the lock again on a
+// new session and still publishes a row inserted afterwards at once, with
+// polling set to an hour.
+func TestIdleLockSessionLost(t *testing.T) {
+	c := get(t, "pg_jetstream")
+	d := openDB(t, "postgres")
+	e := newJetStream(t)
+	r := startRelay(t, c, fastFlags(d, "--broker-url", e.url, "--poll-interval", "1h")...)
+	class := int64(uint32(crc32.ChecksumIEEE([]byte("outboxify.relay.idle.outbox"))))
+	holder := func() int {
+		var pid int
+		err := d.sql.QueryRow(`SELECT COALESCE(max(pid), 0) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2
+			AND classid::int8 = $1 AND objid = 0 AND mode = 'ExclusiveLock' AND granted`, class).Scan(&pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pid
+	}
+	eventually(t, 20*time.Second, "the idle relay to hold the idle lock", func() bool { return holder() != 0 })
+	old := holder()
+	d.exec(t, `SELECT pg_terminate_backend($1)`, old)
+	eventually(t, 10*time.Second, "the loss reported", func() bool { return strings.Contains(r.out.String(), "idle lock session lost") })
+	eventually(t, 10*time.Second, "the idle lock taken again on a new session", func() bool { pid := holder(); return pid != 0 && pid != old })
+	rows := d.insert(t, row{AggregateType: e.prefix + ".lost", AggregateID: "1", Payload: `{}`})
+	eventually(t, 5*time.Second, "row published after the lock was taken again", func() bool { return d.state(t, rows[0].ID).published })
 }
 
 // TestPoolerSwallowsNotify: behind a proxy that drops notifications (as a
