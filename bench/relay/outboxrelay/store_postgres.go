@@ -512,10 +512,7 @@ func (s *pgStore) holdIdleLock(ctx context.Context, gate *idleGate, wake func(),
 			if conn == nil {
 				c, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
 				if err != nil {
-					d := backoff(time.Second, 30*time.Second, attempt)
-					attempt++
-					log.Warn("idle lock session: connect failed; leaders poll every second meanwhile", "err", err, "retry_in", d)
-					sleep(ctx, d)
+					retryPause(ctx, &attempt, log, "idle lock session: connect failed; leaders poll every second meanwhile", err)
 					continue
 				}
 				conn = c
@@ -525,10 +522,7 @@ func (s *pgStore) holdIdleLock(ctx context.Context, gate *idleGate, wake func(),
 					return
 				}
 				drop()
-				d := backoff(time.Second, 30*time.Second, attempt)
-				attempt++
-				log.Warn("idle lock: could not take it; leaders poll every second meanwhile", "err", err, "retry_in", d)
-				sleep(ctx, d)
+				retryPause(ctx, &attempt, log, "idle lock: could not take it; leaders poll every second meanwhile", err)
 				continue
 			}
 			attempt = 1
@@ -576,6 +570,14 @@ func (s *pgStore) listenConn(ctx context.Context) (*pgx.Conn, error) {
 	return conn, nil
 }
 
+// retryPause logs err and sleeps the next step of a 1s-30s backoff.
+func retryPause(ctx context.Context, attempt *int, log *slog.Logger, msg string, err error) {
+	d := backoff(time.Second, 30*time.Second, *attempt)
+	*attempt++
+	log.Warn(msg, "err", err, "retry_in", d)
+	sleep(ctx, d)
+}
+
 // listenLoop wakes the relay on every notification and reconnects when the
 // LISTEN connection drops (polling covers the gap).
 func (s *pgStore) listenLoop(ctx context.Context, conn *pgx.Conn, wake func(), log *slog.Logger) {
@@ -591,10 +593,7 @@ func (s *pgStore) listenLoop(ctx context.Context, conn *pgx.Conn, wake func(), l
 				if ctx.Err() != nil {
 					return
 				}
-				d := backoff(time.Second, 30*time.Second, attempt)
-				attempt++
-				log.Warn("LISTEN reconnect failed; polling meanwhile", "err", err, "retry_in", d)
-				sleep(ctx, d)
+				retryPause(ctx, &attempt, log, "LISTEN reconnect failed; polling meanwhile", err)
 				continue
 			}
 			attempt = 1
