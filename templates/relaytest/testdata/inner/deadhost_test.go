@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/nats-io/nats.go"
 )
 
@@ -239,33 +238,7 @@ func TestDeadHostFailsOverMariaDB(t *testing.T) {
 	n := newDeadNet(t)
 	port, root := startMariaDB(t, "a private MariaDB server for the dead host test",
 		"--bind-address=127.0.0.1,"+n.hostIP, "--skip-name-resolve")
-	for _, q := range []string{
-		"CREATE DATABASE relay",
-		"CREATE USER 'relay'@'%'",
-		"GRANT ALL ON relay.* TO 'relay'@'%'",
-	} {
-		if _, err := root.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	schema, err := os.ReadFile(filepath.Join("testdata", "schema_mysql.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dsn := func(host string) string {
-		cfg := mysql.NewConfig()
-		cfg.User, cfg.Net, cfg.Addr, cfg.DBName = "relay", "tcp", net.JoinHostPort(host, port), "relay"
-		cfg.ParseTime, cfg.MultiStatements, cfg.Loc = true, true, time.UTC
-		cfg.Params = map[string]string{"time_zone": "'+00:00'"}
-		return cfg.FormatDSN()
-	}
-	d := &testDB{dialect: "mysql", url: dsn("127.0.0.1")}
-	if d.sql, err = sql.Open("mysql", d.url); err != nil {
-		t.Fatal(err)
-	}
-	defer d.sql.Close()
-	if _, err := d.sql.Exec(string(schema)); err != nil {
-		t.Fatalf("apply generated migration: %v", err)
-	}
+	dsn := func(host string) string { return privateRelayDSN("relay", net.JoinHostPort(host, port)) }
+	d := privateRelayDB(t, root, dsn("127.0.0.1"), "CREATE USER 'relay'@'%'", "GRANT ALL ON relay.* TO 'relay'@'%'")
 	deadHostFailover(t, c, d, n, dsn(n.hostIP))
 }

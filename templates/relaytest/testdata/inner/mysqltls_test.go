@@ -115,6 +115,40 @@ func startMariaDB(t *testing.T, what string, extra ...string) (port string, root
 	return port, root
 }
 
+// privateRelayDSN is the DSN of database relay on a private MariaDB server.
+func privateRelayDSN(user, addr string) string {
+	cfg := mysql.NewConfig()
+	cfg.User, cfg.Net, cfg.Addr, cfg.DBName = user, "tcp", addr, "relay"
+	cfg.ParseTime, cfg.MultiStatements, cfg.Loc = true, true, time.UTC
+	cfg.Params = map[string]string{"time_zone": "'+00:00'"}
+	return cfg.FormatDSN()
+}
+
+// privateRelayDB creates database relay on a private MariaDB server, runs
+// grants there as root, and returns dsn's handle with the generated
+// migration applied (closed when the test ends).
+func privateRelayDB(t *testing.T, root *sql.DB, dsn string, grants ...string) *testDB {
+	t.Helper()
+	for _, q := range append([]string{"CREATE DATABASE relay"}, grants...) {
+		if _, err := root.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	schema, err := os.ReadFile(filepath.Join("testdata", "schema_mysql.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &testDB{dialect: "mysql", url: dsn}
+	if d.sql, err = sql.Open("mysql", d.url); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.sql.Close() })
+	if _, err := d.sql.Exec(string(schema)); err != nil {
+		t.Fatalf("apply generated migration: %v", err)
+	}
+	return d
+}
+
 // TestMySQLDatabaseTLS: the shared MariaDB has TLS off, so the test starts
 // a MariaDB server of its own (mariadb-install-db into a temporary data
 // directory, mariadbd on a free port and its own socket) with ssl-ca,
@@ -138,36 +172,12 @@ func TestMySQLDatabaseTLS(t *testing.T) {
 	if err := root.QueryRow("SELECT @@have_ssl").Scan(&haveSSL); err != nil || haveSSL != "YES" {
 		t.Fatalf("private mariadbd: @@have_ssl = %q (%v), want YES", haveSSL, err)
 	}
-	for _, q := range []string{
-		"CREATE DATABASE relay",
+	dsn := func(user string) string { return privateRelayDSN(user, net.JoinHostPort("127.0.0.1", port)) }
+	d := privateRelayDB(t, root, dsn("root"),
 		"CREATE USER 'relay'@'127.0.0.1' REQUIRE SSL",
 		"GRANT ALL ON relay.* TO 'relay'@'127.0.0.1'",
 		"CREATE USER 'relaycert'@'127.0.0.1' REQUIRE X509",
-		"GRANT ALL ON relay.* TO 'relaycert'@'127.0.0.1'",
-	} {
-		if _, err := root.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	schema, err := os.ReadFile(filepath.Join("testdata", "schema_mysql.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dsn := func(user string) string {
-		cfg := mysql.NewConfig()
-		cfg.User, cfg.Net, cfg.Addr, cfg.DBName = user, "tcp", "127.0.0.1:"+port, "relay"
-		cfg.ParseTime, cfg.MultiStatements, cfg.Loc = true, true, time.UTC
-		cfg.Params = map[string]string{"time_zone": "'+00:00'"}
-		return cfg.FormatDSN()
-	}
-	d := &testDB{dialect: "mysql", url: dsn("root")}
-	if d.sql, err = sql.Open("mysql", d.url); err != nil {
-		t.Fatal(err)
-	}
-	defer d.sql.Close()
-	if _, err := d.sql.Exec(string(schema)); err != nil {
-		t.Fatalf("apply generated migration: %v", err)
-	}
+		"GRANT ALL ON relay.* TO 'relaycert'@'127.0.0.1'")
 	c := get(t, "my_jetstream")
 	status := func(user string, flags ...string) (int, string) {
 		return runCLI(t, c, append([]string{"status", "--database-url", dsn(user), "--json"}, flags...)...)
