@@ -349,10 +349,24 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 			r.unresolved[m.FullName()] = true // a catalog (or .outboxify.yaml) row says what it does
 		}
 	}()
+	targs := ifaceTypeArgs(m)
 	for _, n := range r.concrete {
 		var t types.Type = n
+		if n.TypeParams().Len() > 0 {
+			// A generic type implements nothing until instantiated: try it
+			// with the interface's type arguments (Queue[T] for
+			// Enqueuer[T]), the shape of generic drivers of generic ports.
+			if n.TypeParams().Len() != len(targs) {
+				continue
+			}
+			inst, err := types.Instantiate(nil, n.Origin(), targs, true)
+			if err != nil {
+				continue
+			}
+			t = inst
+		}
 		if !types.Implements(t, iface) {
-			t = types.NewPointer(n)
+			t = types.NewPointer(t)
 			if !types.Implements(t, iface) {
 				continue
 			}
@@ -412,6 +426,27 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 		out.Write, out.Publish = &w, &p
 	}
 	return &out
+}
+
+// ifaceTypeArgs gives the type parameters of m's generic interface (the
+// resolver asks about origin methods), as the arguments to instantiate a
+// generic implementation with; nil for a plain interface.
+func ifaceTypeArgs(m *types.Func) []types.Type {
+	n, _ := types.Unalias(m.Signature().Recv().Type()).(*types.Named)
+	if n == nil {
+		return nil
+	}
+	var out []types.Type
+	if args := n.TypeArgs(); args.Len() > 0 {
+		for i := range args.Len() {
+			out = append(out, args.At(i))
+		}
+		return out
+	}
+	for i := range n.TypeParams().Len() {
+		out = append(out, n.TypeParams().At(i))
+	}
+	return out
 }
 
 // dispatchOf finds, once for the whole program, the dispatcher types whose
