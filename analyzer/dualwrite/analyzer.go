@@ -209,10 +209,17 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 	coveredBefore := false
 	for i := range evs {
 		w := &evs[i]
-		if w.kind != evWrite || w.pos == p.pos || !g.live(i) {
+		if w.kind != evWrite || !g.live(i) {
 			continue
 		}
-		if w.errPath && !p.errPath || w.async == asyncDefer && p.async != asyncDefer || alternatives(w, p) || offPath(w, p) {
+		// one call of an interface whose implementations split into a
+		// writer and a publisher, on each element of a slice of them (a
+		// composite listener): the iterations run both
+		fanned := w.pos == p.pos && w.eff.Alt != "" && w.eff.Alt == p.eff.Alt && w.recv != nil && w.recv == p.recv && r.fanOut(decl, w.recv)
+		if w.pos == p.pos && !fanned {
+			continue
+		}
+		if w.errPath && !p.errPath || w.async == asyncDefer && p.async != asyncDefer || !fanned && alternatives(w, p) || offPath(w, p) {
 			// a write only on an error branch, or a deferred compensation,
 			// is not what a success path's publish announces
 			continue
@@ -220,6 +227,12 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 		if r.c.covered(w) {
 			if g.before(i, pi) || g.before(pi, i) {
 				coveredBefore = true
+			}
+			continue
+		}
+		if fanned {
+			if before < 0 {
+				before = i // the writers and publishers run in the slice's order: read as write, then publish
 			}
 			continue
 		}
@@ -274,6 +287,34 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 	case after >= 0:
 		r.report(RuleBeforeWrite, decl, p, &evs[after])
 	}
+}
+
+// fanOut reports whether v is the value variable of a range over a slice,
+// array or map of interface values in decl: a call on it runs a different
+// value on each iteration.
+func (r *reporter) fanOut(decl *ast.FuncDecl, v types.Object) bool {
+	if decl == nil || decl.Body == nil || v == nil || !types.IsInterface(v.Type()) {
+		return false
+	}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok || found {
+			return !found
+		}
+		id, ok := rs.Value.(*ast.Ident)
+		if !ok || r.pass.TypesInfo.ObjectOf(id) != v {
+			return true
+		}
+		switch t := r.pass.TypesInfo.TypeOf(rs.X).Underlying().(type) {
+		case *types.Slice, *types.Array, *types.Map:
+			found = true
+		case *types.Pointer:
+			_, found = t.Elem().Underlying().(*types.Array)
+		}
+		return false
+	})
+	return found
 }
 
 // announced: write event wi comes from a call that also publishes (a

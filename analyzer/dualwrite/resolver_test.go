@@ -85,8 +85,8 @@ func TestResolver(t *testing.T) {
 		}
 	}
 	sort.Strings(extra)
-	if len(extra) != 8 {
-		t.Errorf("CLI-only findings %v; want those of shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename) and shapes/product/genericqueue Step.Process", extra)
+	if len(extra) != 9 {
+		t.Errorf("CLI-only findings %v; want those of shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update", extra)
 	}
 	for _, k := range extra {
 		f := cli[k]
@@ -138,6 +138,12 @@ func TestResolver(t *testing.T) {
 			// with the interface's type argument, publishes
 			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 2 || f.Publish.Via[0] != "(shapes/product/genericqueue.Enqueuer[T any]).Enqueue" {
 				t.Errorf("finding %s: want OBX001 with the publish via Enqueuer.Enqueue, got %s via %v", k, f.Rule, f.Publish.Via)
+			}
+		case "(shapes/product/composite.Composite).Update":
+			// one call on each listener of a slice: the database
+			// implementation writes, the broker one publishes
+			if f.Rule != dualwrite.RuleAfterWrite || f.Write == nil || f.Write.Position.Line != f.Publish.Position.Line {
+				t.Errorf("finding %s: want OBX001 pairing the loop's one call with itself, got %s, write %+v", k, f.Rule, f.Write)
 			}
 		default:
 			t.Errorf("unexpected interface-resolved finding in %s", f.Func)
