@@ -215,7 +215,7 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 		// one call of an interface whose implementations split into a
 		// writer and a publisher, on each element of a slice of them (a
 		// composite listener): the iterations run both
-		fanned := w.pos == p.pos && w.eff.Alt != "" && w.eff.Alt == p.eff.Alt && w.recv != nil && w.recv == p.recv && r.fanOut(decl, w.recv)
+		fanned := w.pos == p.pos && w.recv != nil && w.recv == p.recv && otherImpl(w.eff, p.eff) && r.fanOut(decl, w.recv)
 		if w.pos == p.pos && !fanned {
 			continue
 		}
@@ -287,6 +287,16 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 	case after >= 0:
 		r.report(RuleBeforeWrite, decl, p, &evs[after])
 	}
+}
+
+// otherImpl reports whether a write and a publish of one interface call
+// come from different implementations (their chains leave the interface
+// method for different methods).
+func otherImpl(w, p *Effect) bool {
+	if w.Alt != "" && w.Alt == p.Alt {
+		return true
+	}
+	return len(w.Via) > 1 && len(p.Via) > 1 && w.Via[0] == p.Via[0] && w.Via[1] != p.Via[1]
 }
 
 // fanOut reports whether v is the value variable of a range over a slice,

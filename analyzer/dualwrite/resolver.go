@@ -342,6 +342,10 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	// interface (a broker backend, not an event-store middleware that
 	// calls the next implementation and then publishes)
 	plainPublisher := false
+	// fanned: an implementation calls a slice of the interface's values (a
+	// composite listener): its writer and publisher run together, they
+	// are not alternatives
+	fanned := false
 	found := 0
 	defer func() {
 		_, named := m.Signature().Recv().Type().(*types.Named)
@@ -384,6 +388,9 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 		// an implementation that wraps the same interface (a middleware)
 		// brings back what the others do: not a path of its own
 		self := m.FullName()
+		if fansOut(n, m.Signature().Recv().Type()) {
+			fanned = true
+		}
 		if e.Publish != nil && !e.reaches(self) && !wrapsInterface(n, m.Signature().Recv().Type()) {
 			plainPublisher = true // not a decorator of this interface
 		}
@@ -417,7 +424,7 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	if out.empty() {
 		return nil
 	}
-	if out.Write != nil && out.Publish != nil && !both && plainPublisher {
+	if out.Write != nil && out.Publish != nil && !both && plainPublisher && !fanned {
 		// one implementation writes, another publishes (a message queue
 		// with a database-backed alternative): a call runs one of them,
 		// and two calls on the same value run the same one
@@ -563,6 +570,30 @@ func cacheShaped(iface *types.Interface) bool {
 // or logging middleware around the service it implements). Decided from
 // the type, not from summaries, which are provisional inside the cycle the
 // decorator closes.
+// fansOut reports whether n is a struct with a slice, array or map of
+// iface values (a composite that calls each).
+func fansOut(n *types.Named, iface types.Type) bool {
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		var elem types.Type
+		switch t := st.Field(i).Type().Underlying().(type) {
+		case *types.Slice:
+			elem = t.Elem()
+		case *types.Array:
+			elem = t.Elem()
+		case *types.Map:
+			elem = t.Elem()
+		}
+		if elem != nil && types.Identical(elem, iface) {
+			return true
+		}
+	}
+	return false
+}
+
 func wrapsInterface(n *types.Named, iface types.Type) bool {
 	st, ok := n.Underlying().(*types.Struct)
 	if !ok {

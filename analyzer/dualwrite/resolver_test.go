@@ -85,8 +85,8 @@ func TestResolver(t *testing.T) {
 		}
 	}
 	sort.Strings(extra)
-	if len(extra) != 9 {
-		t.Errorf("CLI-only findings %v; want those of shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update", extra)
+	if len(extra) != 10 {
+		t.Errorf("CLI-only findings %v; want those of shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update and Poller.Poll", extra)
 	}
 	for _, k := range extra {
 		f := cli[k]
@@ -144,6 +144,12 @@ func TestResolver(t *testing.T) {
 			// implementation writes, the broker one publishes
 			if f.Rule != dualwrite.RuleAfterWrite || f.Write == nil || f.Write.Position.Line != f.Publish.Position.Line {
 				t.Errorf("finding %s: want OBX001 pairing the loop's one call with itself, got %s, write %+v", k, f.Rule, f.Write)
+			}
+		case "(*shapes/product/composite.Poller).Poll":
+			// the updater's writer and publisher run together (a composite
+			// implements it): its write is the partner of the direct publish
+			if f.Rule != dualwrite.RuleAfterWrite || f.Write == nil || len(f.Write.Via) < 1 || f.Write.Via[0] != "(shapes/product/composite.Updater).Update" {
+				t.Errorf("finding %s: want OBX001 after the write via Updater.Update, got %s, write %+v", k, f.Rule, f.Write)
 			}
 		default:
 			t.Errorf("unexpected interface-resolved finding in %s", f.Func)

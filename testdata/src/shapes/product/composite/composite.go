@@ -59,3 +59,18 @@ func Finish(ctx context.Context, u Updater, run Run) error {
 	run.State = "finished"
 	return u.Update(ctx, run)
 }
+
+// Poller records the run through its updater (the composite, in
+// production: its writer and publisher run together, they are not a
+// queue's alternatives), then hands the job on: a dual write (CLI).
+type Poller struct {
+	updater Updater
+	nc      *nats.Conn
+}
+
+func (p *Poller) Poll(ctx context.Context, run Run) error {
+	if err := p.updater.Update(ctx, run); err != nil {
+		return err
+	}
+	return p.nc.Publish("jobs.fetch", []byte(run.State))
+}
