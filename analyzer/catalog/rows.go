@@ -33,6 +33,8 @@ const (
 	redis8     = "github.com/go-redis/redis/v8"
 	redis9     = "github.com/redis/go-redis/v9"
 	watermill  = "github.com/ThreeDotsLabs/watermill/message"
+	wmcqrs     = "github.com/ThreeDotsLabs/watermill/components/cqrs"
+	sqlgraph   = "entgo.io/ent/dialect/sql/sqlgraph"
 	stan       = "github.com/nats-io/stan.go"
 	asynq      = "github.com/hibiken/asynq"
 	paho       = "github.com/eclipse/paho.mqtt.golang"
@@ -49,7 +51,7 @@ var clientModules = []string{
 	"github.com/twmb/franz-go", "github.com/confluentinc/confluent-kafka-go", nats,
 	amqp091, streadway, pubsub1, "github.com/go-redis/redis", "github.com/redis/go-redis",
 	"github.com/ThreeDotsLabs/watermill", stan, asynq, paho, "github.com/RichardKnop/machinery",
-	"github.com/absmach/fluxmq", "gocloud.dev",
+	"github.com/absmach/fluxmq", "gocloud.dev", "entgo.io/ent",
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -199,6 +201,12 @@ var rows = func() []Entry {
 	}
 	add(txFunc(SQL, p(bun+".DB", "RunInTx"), 2), tx(Begin, SQL, p(bun+".DB", "BeginTx")),
 		tx(Commit, SQL, m(bun+".Tx", "Commit")), tx(Rollback, SQL, m(bun+".Tx", "Rollback")))
+
+	// ent: the builders ent generates into the module (Save, Exec, ID of
+	// the Create/Update/Delete/Upsert builders) end in these sqlgraph calls.
+	for _, n := range []string{"CreateNode", "BatchCreate", "UpdateNode", "UpdateNodes", "DeleteNodes"} {
+		add(write(SQL, sqlgraph+"."+n))
+	}
 
 	// MongoDB v1 and v2
 	for _, mg := range []string{mongo1, mongo2} {
@@ -354,6 +362,11 @@ var rows = func() []Entry {
 		publish("stan", m(stan+".Conn", "PublishAsync"), Message{Topic: "0", Value: "1"}),
 		publish("asynq", p(asynq+".Client", "Enqueue"), Message{Topic: "0()0", Value: "0()1", EventType: "0()0"}),
 		publish("asynq", p(asynq+".Client", "EnqueueContext"), Message{Topic: "1()0", Value: "1()1", EventType: "1()0"}),
+		// watermill's CQRS buses marshal the event or command and publish
+		// it on the configured Publisher; the topic is generated from the
+		// type of argument 1 (no fix rewrites these calls)
+		publish("watermill", m(wmcqrs+".EventBus", "Publish"), Message{Topic: "1", Value: "1"}),
+		publish("watermill", m(wmcqrs+".CommandBus", "Send"), Message{Topic: "1", Value: "1"}),
 		consume("watermill", p(watermill+".Router", "AddHandler"), 5),
 		consume("watermill", p(watermill+".Router", "AddNoPublisherHandler"), 3),
 		consume("stan", m(stan+".Conn", "Subscribe"), 1), consume("stan", m(stan+".Conn", "QueueSubscribe"), 2),

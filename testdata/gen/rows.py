@@ -109,7 +109,12 @@ ormcases = [("*gorm.DB", f"x.{m}", A) for m in [
     "Model(&Order{}).UpdateColumns(map[string]any{})", "Delete(&Order{})", "Exec(upd)", "FirstOrCreate(&Order{})"]]
 ormcases += [("*bun.DB", "x.NewInsert().Model(&Order{}).Exec(ctx)", A), ("*bun.DB", "x.NewUpdate().Model(&Order{}).Exec(ctx)", A),
              ("*bun.DB", "x.NewDelete().Model(&Order{}).Exec(ctx)", A)]
-gen("ormrows", ['"github.com/uptrace/bun"', '"gorm.io/gorm"', ''], ormcases)
+ormcases += [("dialect.Driver", "sqlgraph.CreateNode(ctx, x, &sqlgraph.CreateSpec{})", A),
+             ("dialect.Driver", "sqlgraph.BatchCreate(ctx, x, &sqlgraph.BatchCreateSpec{})", A),
+             ("dialect.Driver", "sqlgraph.UpdateNode(ctx, x, &sqlgraph.UpdateSpec{})", A),
+             ("dialect.Driver", "sqlgraph.UpdateNodes(ctx, x, &sqlgraph.UpdateSpec{})", A),
+             ("dialect.Driver", "sqlgraph.DeleteNodes(ctx, x, &sqlgraph.DeleteSpec{})", A)]
+gen("ormrows", ['"entgo.io/ent/dialect"', '"entgo.io/ent/dialect/sql/sqlgraph"', '"github.com/uptrace/bun"', '"gorm.io/gorm"', ''], ormcases)
 with open("testdata/src/rows/ormrows/ormrows.go", "a") as f:
     f.write("\ntype Order struct{ ID string }\n")
 
@@ -216,10 +221,22 @@ pubcases = [
     ("*machinery.Server", "x.SendTaskWithContext(ctx, &tasks.Signature{Name: \"order_paid\"})"),
     ("*machinery.Server", "x.SendGroup(&tasks.Group{}, 1)"),
     ("*machinery.Server", "x.SendGroupWithContext(ctx, &tasks.Group{}, 1)"),
+    ("*fluxamqp.Client", "x.PublishContext(ctx, \"$queue/events/orders\", []byte(\"{}\"))"),
+    ("*fluxamqp.Client", "x.Publish(\"events.orders\", []byte(\"{}\"))"),
+    ("*fluxamqp.Client", "x.PublishWithOptionsContext(ctx, &fluxamqp.PublishOptions{Topic: \"orders\", Payload: []byte(\"{}\")})"),
+    ("*fluxamqp.Client", "x.PublishToQueue(\"orders\", []byte(\"{}\"))"),
+    ("*fluxamqp.Client", "x.PublishWithOptions(&fluxamqp.PublishOptions{Topic: \"orders\", Payload: []byte(\"{}\")})"),
+    ("*fluxamqp.Client", "x.PublishWithConfirm(&fluxamqp.PublishOptions{Topic: \"orders\", Payload: []byte(\"{}\")}, 1)"),
+    ("*fluxamqp.Client", "x.PublishToQueueContext(ctx, \"orders\", []byte(\"{}\"))"),
+    ("*fluxamqp.Client", "x.PublishToStream(\"orders\", []byte(\"{}\"), nil)"),
+    ("*fluxamqp.Client", "x.PublishToStreamContext(ctx, \"orders\", []byte(\"{}\"), nil)"),
+    ("*cdkpubsub.Topic", "x.Send(ctx, &cdkpubsub.Message{Body: []byte(\"{}\")})"),
+    ("*cqrs.EventBus", "x.Publish(ctx, struct{}{})"),
+    ("*cqrs.CommandBus", "x.Send(ctx, struct{}{})"),
 ]
 out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     '"cloud.google.com/go/pubsub"', 'pubsub2 "cloud.google.com/go/pubsub/v2"', 'sarama "github.com/IBM/sarama"',
-    'shopify "github.com/Shopify/sarama"', '"github.com/ThreeDotsLabs/watermill/message"', '"github.com/aws/aws-sdk-go-v2/aws"',
+    'shopify "github.com/Shopify/sarama"', '"github.com/ThreeDotsLabs/watermill/components/cqrs"', '"github.com/ThreeDotsLabs/watermill/message"', '"github.com/aws/aws-sdk-go-v2/aws"',
     '"github.com/aws/aws-sdk-go-v2/service/eventbridge"', '"github.com/aws/aws-sdk-go-v2/service/kinesis"',
     '"github.com/aws/aws-sdk-go-v2/service/sns"', '"github.com/aws/aws-sdk-go-v2/service/sqs"',
     'ckafka "github.com/confluentinc/confluent-kafka-go/kafka"', 'ckafka2 "github.com/confluentinc/confluent-kafka-go/v2/kafka"',
@@ -227,7 +244,8 @@ out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     '"github.com/nats-io/nats.go/jetstream"', '"github.com/nats-io/stan.go"', 'amqp "github.com/rabbitmq/amqp091-go"',
     '"github.com/redis/go-redis/v9"', '"github.com/segmentio/kafka-go"', 'streadway "github.com/streadway/amqp"',
     '"github.com/twmb/franz-go/pkg/kgo"', 'mqtt "github.com/eclipse/paho.mqtt.golang"',
-    'machinery "github.com/RichardKnop/machinery/v1"', '"github.com/RichardKnop/machinery/v1/tasks"']))]
+    'machinery "github.com/RichardKnop/machinery/v1"', '"github.com/RichardKnop/machinery/v1/tasks"',
+    'fluxamqp "github.com/absmach/fluxmq/client/amqp"', 'cdkpubsub "gocloud.dev/pubsub"']))]
 for i, (typ, call) in enumerate(pubcases):
     out.append(f'''
 func pos{i}(x {typ}) {{

@@ -6,8 +6,10 @@ package realclients
 import (
 	_ "cloud.google.com/go/firestore"
 	_ "cloud.google.com/go/pubsub"
+	_ "entgo.io/ent/dialect/sql/sqlgraph"
 	_ "github.com/RichardKnop/machinery/v1"
 	_ "github.com/Shopify/sarama"
+	_ "github.com/ThreeDotsLabs/watermill/components/cqrs"
 	_ "github.com/ThreeDotsLabs/watermill/message"
 	_ "github.com/absmach/fluxmq/client/amqp"
 	_ "github.com/aws/aws-sdk-go-v2/service/dynamodb"

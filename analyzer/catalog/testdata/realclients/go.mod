@@ -8,6 +8,7 @@ go 1.26.0
 require (
 	cloud.google.com/go/firestore v1.29.2
 	cloud.google.com/go/pubsub v1.52.0
+	entgo.io/ent v0.14.5
 	github.com/RichardKnop/machinery v1.10.8
 	github.com/Shopify/sarama v1.38.1
 	github.com/ThreeDotsLabs/watermill v1.5.1

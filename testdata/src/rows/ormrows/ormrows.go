@@ -5,6 +5,8 @@ package ormrows
 
 import (
 	"context"
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/uptrace/bun"
 	"gorm.io/gorm"
 
@@ -141,6 +143,51 @@ func pos12(x *bun.DB) {
 
 func neg12(x *bun.DB) {
 	x.NewDelete().Model(&Order{}).Exec(ctx)
+}
+
+func pos13(x dialect.Driver) {
+	sqlgraph.CreateNode(ctx, x, &sqlgraph.CreateSpec{})
+	pub() // want "OBX001"
+}
+
+func neg13(x dialect.Driver) {
+	sqlgraph.CreateNode(ctx, x, &sqlgraph.CreateSpec{})
+}
+
+func pos14(x dialect.Driver) {
+	sqlgraph.BatchCreate(ctx, x, &sqlgraph.BatchCreateSpec{})
+	pub() // want "OBX001"
+}
+
+func neg14(x dialect.Driver) {
+	sqlgraph.BatchCreate(ctx, x, &sqlgraph.BatchCreateSpec{})
+}
+
+func pos15(x dialect.Driver) {
+	sqlgraph.UpdateNode(ctx, x, &sqlgraph.UpdateSpec{})
+	pub() // want "OBX001"
+}
+
+func neg15(x dialect.Driver) {
+	sqlgraph.UpdateNode(ctx, x, &sqlgraph.UpdateSpec{})
+}
+
+func pos16(x dialect.Driver) {
+	sqlgraph.UpdateNodes(ctx, x, &sqlgraph.UpdateSpec{})
+	pub() // want "OBX001"
+}
+
+func neg16(x dialect.Driver) {
+	sqlgraph.UpdateNodes(ctx, x, &sqlgraph.UpdateSpec{})
+}
+
+func pos17(x dialect.Driver) {
+	sqlgraph.DeleteNodes(ctx, x, &sqlgraph.DeleteSpec{})
+	pub() // want "OBX001"
+}
+
+func neg17(x dialect.Driver) {
+	sqlgraph.DeleteNodes(ctx, x, &sqlgraph.DeleteSpec{})
 }
 
 type Order struct{ ID string }

@@ -13,6 +13,7 @@ import (
 	machinery "github.com/RichardKnop/machinery/v1"
 	"github.com/RichardKnop/machinery/v1/tasks"
 	shopify "github.com/Shopify/sarama"
+	"github.com/ThreeDotsLabs/watermill/components/cqrs"
 	"github.com/ThreeDotsLabs/watermill/message"
 	fluxamqp "github.com/absmach/fluxmq/client/amqp"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -680,4 +681,22 @@ func pos70(x *cdkpubsub.Topic) {
 
 func neg70(x *cdkpubsub.Topic) {
 	x.Send(ctx, &cdkpubsub.Message{Body: []byte("{}")})
+}
+
+func pos71(x *cqrs.EventBus) {
+	save()
+	x.Publish(ctx, struct{}{}) // want "OBX001"
+}
+
+func neg71(x *cqrs.EventBus) {
+	x.Publish(ctx, struct{}{})
+}
+
+func pos72(x *cqrs.CommandBus) {
+	save()
+	x.Send(ctx, struct{}{}) // want "OBX001"
+}
+
+func neg72(x *cqrs.CommandBus) {
+	x.Send(ctx, struct{}{})
 }
