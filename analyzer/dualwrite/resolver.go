@@ -356,18 +356,13 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	targs := ifaceTypeArgs(m)
 	for _, n := range r.concrete {
 		var t types.Type = n
-		if n.TypeParams().Len() > 0 {
-			// A generic type implements nothing until instantiated: try it
-			// with the interface's type arguments (Queue[T] for
-			// Enqueuer[T]), the shape of generic drivers of generic ports.
-			if n.TypeParams().Len() != len(targs) {
-				continue
+		if n.TypeParams().Len() > 0 && n.TypeParams().Len() == len(targs) {
+			// A generic type instantiated with the interface's type
+			// arguments (Queue[T] for Enqueuer[T]): the shape of generic
+			// drivers of generic ports. Otherwise it is asked as it is.
+			if inst, err := types.Instantiate(nil, n.Origin(), targs, true); err == nil {
+				t = inst
 			}
-			inst, err := types.Instantiate(nil, n.Origin(), targs, true)
-			if err != nil {
-				continue
-			}
-			t = inst
 		}
 		if !types.Implements(t, iface) {
 			t = types.NewPointer(t)
