@@ -309,7 +309,8 @@ func testNotifyOnlyWhileIdle(t *testing.T, shards string) {
 	idleLockHeld := func() bool {
 		var n int
 		if err := d.sql.QueryRow(`SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2
-			AND classid::int8 = $1 AND objid = 0 AND mode = 'ExclusiveLock' AND granted`, class).Scan(&n); err != nil {
+			AND classid::int8 = $1 AND objid = 0 AND mode = 'ExclusiveLock' AND granted
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, class).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n == 1
@@ -384,7 +385,8 @@ func TestIdleLockSessionLost(t *testing.T) {
 	holder := func() int {
 		var pid int
 		err := d.sql.QueryRow(`SELECT COALESCE(max(pid), 0) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2
-			AND classid::int8 = $1 AND objid = 0 AND mode = 'ExclusiveLock' AND granted`, class).Scan(&pid)
+			AND classid::int8 = $1 AND objid = 0 AND mode = 'ExclusiveLock' AND granted
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, class).Scan(&pid)
 		if err != nil {
 			t.Fatal(err)
 		}
