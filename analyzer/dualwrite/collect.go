@@ -416,6 +416,14 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		if !ok {
 			if row == nil && fn != nil && c.isRegistration(fn, runs, i) {
 				c.registerFunc(fn, arg) // Subscribe("x", s.onPlaced): a method value
+			} else if row == nil && fn != nil && runs.kind(i) == runSync && c.effectsOf != nil {
+				// withHooks(ctx, c.sqlSave, ...): a function value the callee
+				// calls during the call, as a closure written out would be
+				if ref := c.funcRef(arg); ref != nil {
+					if eff, iface := c.effectsOf(ref); !eff.empty() {
+						c.calleeEffects(call, ref, eff, iface, argCtx)
+					}
+				}
 			}
 			c.walk(arg, wc)
 			continue
@@ -517,6 +525,27 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		return
 	}
 	c.sqlShapedCall(call, fn, wc)
+}
+
+// funcRef is the function or method a func-typed argument names (fn,
+// pkg.Fn, x.Method as a method value), nil for anything else.
+func (c *collector) funcRef(e ast.Expr) *types.Func {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		fn, _ := c.info.Uses[x].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		if sel := c.info.Selections[x]; sel != nil {
+			if sel.Kind() != types.MethodVal {
+				return nil
+			}
+			fn, _ := sel.Obj().(*types.Func)
+			return fn
+		}
+		fn, _ := c.info.Uses[x.Sel].(*types.Func) // pkg.Fn
+		return fn
+	}
+	return nil
 }
 
 // relaySQLArg reports whether a call is given constant SQL text that reads,
