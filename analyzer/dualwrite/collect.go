@@ -1616,18 +1616,9 @@ func (c *collector) register(fn *types.Func, lit *ast.FuncLit) {
 // registerFunc records what a function or method value registered with a
 // dispatcher publishes, from its summary.
 func (c *collector) registerFunc(fn *types.Func, arg ast.Expr) {
-	var id *ast.Ident
-	switch x := ast.Unparen(arg).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return
-	}
-	handler, ok := c.info.Uses[id].(*types.Func)
+	handler := c.funcRef(arg)
 	tn := recvTypeName(fn.Signature().Recv())
-	if !ok || tn == nil || c.dispatch == nil || c.effectsOf == nil || c.libraryType(tn) {
+	if handler == nil || tn == nil || c.dispatch == nil || c.effectsOf == nil || c.libraryType(tn) {
 		return
 	}
 	if _, done := c.dispatch[tn]; done {

@@ -560,21 +560,12 @@ func cacheShaped(iface *types.Interface) bool {
 	return ttl
 }
 
-// wrapsInterface reports whether a concrete type is a decorator of an
-// interface: a struct with a field of that interface type (an event-store
-// or logging middleware around the service it implements). Decided from
-// the type, not from summaries, which are provisional inside the cycle the
-// decorator closes.
 // fansOut reports whether n is a struct with a slice, array or map of
 // iface values (a composite that calls each).
 func fansOut(n *types.Named, iface types.Type) bool {
-	st, ok := n.Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for i := 0; i < st.NumFields(); i++ {
+	return hasField(n, func(t types.Type) bool {
 		var elem types.Type
-		switch t := st.Field(i).Type().Underlying().(type) {
+		switch t := t.Underlying().(type) {
 		case *types.Slice:
 			elem = t.Elem()
 		case *types.Array:
@@ -582,20 +573,27 @@ func fansOut(n *types.Named, iface types.Type) bool {
 		case *types.Map:
 			elem = t.Elem()
 		}
-		if elem != nil && types.Identical(elem, iface) {
-			return true
-		}
-	}
-	return false
+		return elem != nil && types.Identical(elem, iface)
+	})
 }
 
+// wrapsInterface reports whether a concrete type is a decorator of an
+// interface: a struct with a field of that interface type (an event-store
+// or logging middleware around the service it implements). Decided from
+// the type, not from summaries, which are provisional inside the cycle the
+// decorator closes.
 func wrapsInterface(n *types.Named, iface types.Type) bool {
+	return hasField(n, func(t types.Type) bool { return types.Identical(t, iface) })
+}
+
+// hasField reports whether n is a struct with a field whose type matches.
+func hasField(n *types.Named, match func(types.Type) bool) bool {
 	st, ok := n.Underlying().(*types.Struct)
 	if !ok {
 		return false
 	}
 	for i := 0; i < st.NumFields(); i++ {
-		if types.Identical(st.Field(i).Type(), iface) {
+		if match(st.Field(i).Type()) {
 			return true
 		}
 	}
