@@ -39,6 +39,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		seen:       map[*types.Func]int{},
 		runs:       map[*types.Func]*Runs{},
 		broadcasts: map[broadcastKey]bool{},
+		instSeen:   map[string]bool{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
 	// The team's own packages are all summarised, whether or not they
@@ -98,6 +99,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 				}
 			}
 		}
+		r.instances(p.TypesInfo)
 		scope := p.Types.Scope()
 		for _, name := range scope.Names() {
 			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
@@ -124,6 +126,11 @@ type programResolver struct {
 	impls    map[*types.Func]*Effects // interface method -> merged effects of implementations
 	relevant map[*types.Package]bool
 	concrete []*types.Named // named non-interface types of relevant packages: implementation candidates
+	// instantiated generic types the relevant packages write
+	// (NewProducer[Event] returning *Producer[Event]): candidates for a
+	// plain interface that only an instantiation implements
+	instantiated []*types.Named
+	instSeen     map[string]bool
 	std      []*types.Package
 	dispatch map[*types.Package]map[*types.TypeName]*Effect
 	byTypes  map[*types.Package]*packages.Package
@@ -354,7 +361,11 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 		}
 	}()
 	targs := ifaceTypeArgs(m)
-	for _, n := range r.concrete {
+	candidates := r.concrete
+	if len(targs) == 0 {
+		candidates = append(candidates[:len(candidates):len(candidates)], r.instantiated...)
+	}
+	for _, n := range candidates {
 		var t types.Type = n
 		if n.TypeParams().Len() > 0 && n.TypeParams().Len() == len(targs) {
 			// A generic type instantiated with the interface's type
@@ -428,6 +439,43 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 		out.Write, out.Publish = &w, &p
 	}
 	return &out
+}
+
+// instances records the instantiated generic named types a package's code
+// names, directly (Producer[Event]{}) or as a generic function's parameter
+// or result (NewProducer[Event] returning *Producer[Event]).
+func (r *programResolver) instances(info *types.Info) {
+	add := func(t types.Type) {
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || n.TypeArgs().Len() == 0 || types.IsInterface(n) {
+			return
+		}
+		for i := 0; i < n.TypeArgs().Len(); i++ {
+			if _, open := n.TypeArgs().At(i).(*types.TypeParam); open {
+				return // inside generic code: not a type the program runs
+			}
+		}
+		if k := types.TypeString(n, nil); !r.instSeen[k] {
+			r.instSeen[k] = true
+			r.instantiated = append(r.instantiated, n)
+		}
+	}
+	for _, inst := range info.Instances {
+		switch t := inst.Type.(type) {
+		case *types.Named:
+			add(t)
+		case *types.Signature:
+			for i := 0; i < t.Params().Len(); i++ {
+				add(t.Params().At(i).Type())
+			}
+			for i := 0; i < t.Results().Len(); i++ {
+				add(t.Results().At(i).Type())
+			}
+		}
+	}
 }
 
 // ifaceTypeArgs gives the type parameters of m's generic interface (the

@@ -155,7 +155,7 @@ func TestResolver(t *testing.T) {
 			// a plain per-event interface, implemented by a generic typed
 			// producer the program instantiates with the event type, over
 			// a library interface whose Kafka implementation publishes
-			want := []string{"(shapes/product/mqlib/event.RegistrationEventProducer).Produce", "(*shapes/product/mqlib/mqx.GeneralProducer[T any]).Produce", "(github.com/ecodeclub/mq-api.Producer).Produce"}
+			want := []string{"(shapes/product/mqlib/event.RegistrationEventProducer).Produce", "(*shapes/product/mqlib/mqx.GeneralProducer[T]).Produce", "(github.com/ecodeclub/mq-api.Producer).Produce"}
 			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < len(want) || fmt.Sprint(f.Publish.Via[:len(want)]) != fmt.Sprint(want) {
 				t.Errorf("finding %s: want OBX001 with the publish via %v, got %s via %v", k, want, f.Rule, f.Publish.Via)
 			}
