@@ -7,6 +7,7 @@ package mqlib
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"shapes/product/mqlib/event"
 )
@@ -35,4 +36,28 @@ func (s *UserService) Rename(ctx context.Context, id int64, name string) error {
 		return err
 	}
 	return s.audit.Produce(ctx, event.AuditEvent{Action: "rename"})
+}
+
+type CaseService struct {
+	db   *sql.DB
+	sync event.RegistrationEventProducer
+}
+
+// Save stores the case, then syncs it to search in a goroutine: OBX005
+// (CLI). The library's producer retries in a loop that returns once the
+// write succeeds: a retry, not a background worker's loop.
+func (s *CaseService) Save(ctx context.Context, id int64) (int64, error) {
+	_, err := s.db.ExecContext(ctx, "UPDATE cases SET status = 1 WHERE id = ?", id)
+	if err == nil {
+		go func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			s.syncCase(cctx, id)
+		}()
+	}
+	return id, nil
+}
+
+func (s *CaseService) syncCase(ctx context.Context, id int64) {
+	_ = s.sync.Produce(ctx, event.RegistrationEvent{Uid: id})
 }
