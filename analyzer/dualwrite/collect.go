@@ -210,7 +210,7 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 		case *ast.ForStmt:
 			w := wc
 			w.loop = n
-			if n.Cond == nil {
+			if n.Cond == nil && !untilSuccess(c.info, n) {
 				w.worker = true
 			}
 			for _, ch := range []ast.Node{n.Init, n.Cond, n.Post, n.Body} {
@@ -1520,6 +1520,47 @@ func isErrCheck(info *types.Info, cond ast.Expr) bool {
 
 var errorType = types.Universe.Lookup("error").Type()
 
+// untilSuccess reports whether a loop without a condition leaves once a
+// call succeeds (`if err == nil { return ... }` or `break`): a retry,
+// whose calls are the caller's, not a background worker's endless loop.
+func untilSuccess(info *types.Info, loop *ast.ForStmt) bool {
+	found := false
+	ast.Inspect(loop.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt, *ast.SelectStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt:
+			return false // a break there leaves something else
+		case *ast.IfStmt:
+			if isSuccessCheck(info, x.Cond) && len(x.Body.List) > 0 {
+				switch last := x.Body.List[len(x.Body.List)-1].(type) {
+				case *ast.ReturnStmt:
+					found = true
+				case *ast.BranchStmt:
+					found = last.Tok == token.BREAK && last.Label == nil
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isSuccessCheck: err == nil for a value of type error.
+func isSuccessCheck(info *types.Info, cond ast.Expr) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL {
+		return false
+	}
+	x, y := b.X, b.Y
+	if isNil(info, x) {
+		x, y = y, x
+	}
+	if !isNil(info, y) {
+		return false
+	}
+	t := info.TypeOf(x)
+	return t != nil && types.Identical(t, errorType)
+}
+
 func isNil(info *types.Info, e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
@@ -1675,7 +1716,7 @@ func isWorkerBody(info *types.Info, body *ast.BlockStmt) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.ForStmt:
-			if x.Cond == nil {
+			if x.Cond == nil && !untilSuccess(info, x) {
 				found = true
 			}
 		case *ast.RangeStmt:
