@@ -69,6 +69,7 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	var stmts func(*types.Var) (string, bool)
 	var dispatch map[*types.TypeName]*Effect
 	var broadcast func(*types.Named, *types.Var, *types.Var) bool
+	var fieldFuncs func(*types.Var) *Effects
 	if o.Resolver != nil {
 		effectsOf = o.Resolver.Effects
 		if rr, ok := o.Resolver.(interface{ Runs(*types.Func) *Runs }); ok {
@@ -89,6 +90,9 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 		}); ok {
 			broadcast = mb.MemoryBroadcast
 		}
+		if ff, ok := o.Resolver.(interface{ FieldEffects(*types.Var) *Effects }); ok {
+			fieldFuncs = ff.FieldEffects
+		}
 	} else {
 		facts := pass.ResultOf[pass.Analyzer.Requires[0]].(*factsResult)
 		if !facts.relevant || cat.IsClient(pass.Pkg.Path()) {
@@ -105,6 +109,7 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	r.c.stmts = stmts
 	r.c.dispatch = dispatch
 	r.c.memoryBroadcast = broadcast
+	r.c.fieldFuncs = fieldFuncs
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.Pos()).Name()
 		if !r.tests && strings.HasSuffix(name, "_test.go") || cfg.Excluded(name) {

@@ -82,7 +82,12 @@ type collector struct {
 	// field it publishes on, with handlers that only change memory
 	// (broadcast.go)? nil: never.
 	memoryBroadcast func(t *types.Named, bus, topic *types.Var) bool
-	pkg             *types.Package
+	// fieldFuncs (CLI only): what the function values the program stores
+	// in a func-typed struct field do when the field is called
+	// (p.publish(subj, data) where New set publish: conn.Publish); nil:
+	// never known.
+	fieldFuncs func(field *types.Var) *Effects
+	pkg        *types.Package
 
 	// per unit
 	events    []event
@@ -487,6 +492,15 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			c.inline = nil
 			return
 		}
+		if v, isVar := callee.(*types.Var); isVar && c.fieldFuncs != nil && v.IsField() {
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && c.info.Selections[sel] != nil {
+				if eff := c.fieldFuncs(v); !eff.empty() {
+					name := "(" + types.TypeString(c.info.Selections[sel].Recv(), nil) + ")." + v.Name()
+					c.effectsAt(call, name, false, eff, true, wc)
+					return
+				}
+			}
+		}
 		if _, isVar := callee.(*types.Var); isVar || callee == nil {
 			c.dynamicCall(call, wc)
 		}
@@ -739,11 +753,17 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 
 // calleeEffects records what a call to a summarised function does.
 func (c *collector) calleeEffects(call *ast.CallExpr, fn *types.Func, eff *Effects, iface bool, wc wctx) {
-	name := fn.Origin().FullName()
+	c.effectsAt(call, fn.Origin().FullName(), isConstructor(fn), eff, iface, wc)
+}
+
+// effectsAt records at a call what the function it runs does: name is the
+// callee for the chains (a function, or a func-typed field), ctor says it
+// builds a component at start-up.
+func (c *collector) effectsAt(call *ast.CallExpr, name string, ctor bool, eff *Effects, iface bool, wc wctx) {
 	if eff.Relay {
 		c.relay = true
 	}
-	if isConstructor(fn) {
+	if ctor {
 		// NewX(...) builds a component at start-up: the migrations it runs,
 		// the seed rows it writes, the workers it starts are start-up work,
 		// not the caller's request (a relay or relation is checked in its own body)

@@ -40,6 +40,8 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		runs:       map[*types.Func]*Runs{},
 		broadcasts: map[broadcastKey]bool{},
 		instSeen:   map[string]bool{},
+		fieldVals:  map[*types.Var][]fieldVal{},
+		fieldBusy:  map[*types.Var]bool{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
 	// The team's own packages are all summarised, whether or not they
@@ -100,6 +102,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 			}
 		}
 		r.instances(p.TypesInfo)
+		r.indexFieldFuncs(p)
 		scope := p.Types.Scope()
 		for _, name := range scope.Names() {
 			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
@@ -131,6 +134,8 @@ type programResolver struct {
 	// plain interface that only an instantiation implements
 	instantiated []*types.Named
 	instSeen     map[string]bool
+	fieldVals    map[*types.Var][]fieldVal // func-typed fields -> the values stored in them (fieldfuncs.go)
+	fieldBusy    map[*types.Var]bool
 	std      []*types.Package
 	dispatch map[*types.Package]map[*types.TypeName]*Effect
 	byTypes  map[*types.Package]*packages.Package
@@ -238,10 +243,22 @@ func (r *programResolver) Effects(fn *types.Func) (*Effects, bool) {
 	}
 	var e *Effects
 	var iface bool
+	r.settle(func() { e, iface = r.effects(fn) })
+	return e, iface
+}
+
+// settle runs compute until the summaries it computed while a cycle was
+// open stop changing (a fixed point), then makes them final. Re-entered
+// from a collector, compute is part of the round under way.
+func (r *programResolver) settle(compute func()) {
+	if len(r.stack) > 0 {
+		compute()
+		return
+	}
 	for round := 0; round < maxRounds; round++ {
 		r.round++
 		r.changed = false
-		e, iface = r.effects(fn)
+		compute()
 		if !r.changed || len(r.pending) == 0 {
 			break
 		}
@@ -252,7 +269,6 @@ func (r *programResolver) Effects(fn *types.Func) (*Effects, bool) {
 	for f := range r.pending { // settled (or given up on): final from now on
 		delete(r.pending, f)
 	}
-	return e, iface
 }
 
 // maxRounds bounds the fixed point; effects only grow (first write, first
@@ -308,16 +324,23 @@ func (r *programResolver) summary(fn *types.Func) *Effects {
 	if e, compute := r.enter(fn, r.memo); !compute {
 		return e
 	}
-	c := newCollector(d.pkg.TypesInfo, d.pkg.Fset, r.cat, d.pkg.Types, r.effects)
-	c.runsOf = r.runsOf
-	c.stmts = r.stmtSQL
+	c := r.newCollector(d.pkg)
 	c.self = fn.FullName()
-	c.memoryBroadcast = r.memoryBroadcast
-	c.dispatch = r.dispatchOf(d.pkg)
 	c.unit(fn.Signature(), d.decl.Body)
 	e := c.summarize()
 	r.leave(fn, r.memo, e)
 	return e
+}
+
+// newCollector is a collector of the program's view for a package's code.
+func (r *programResolver) newCollector(p *packages.Package) *collector {
+	c := newCollector(p.TypesInfo, p.Fset, r.cat, p.Types, r.effects)
+	c.runsOf = r.runsOf
+	c.stmts = r.stmtSQL
+	c.memoryBroadcast = r.memoryBroadcast
+	c.fieldFuncs = r.fieldEffects
+	c.dispatch = r.dispatchOf(p)
+	return c
 }
 
 // ifaceEffects merges the effects of the implementations of an interface
