@@ -136,12 +136,12 @@ type programResolver struct {
 	instSeen     map[string]bool
 	fieldVals    map[*types.Var][]fieldVal // func-typed fields -> the values stored in them (fieldfuncs.go)
 	fieldBusy    map[*types.Var]bool
-	std      []*types.Package
-	dispatch map[*types.Package]map[*types.TypeName]*Effect
-	byTypes  map[*types.Package]*packages.Package
-	bodies   map[*types.Func]declRef // functions taking func parameters, every package with syntax
-	runs     map[*types.Func]*Runs
-	global   map[*types.TypeName]*Effect // dispatcher -> what its registered handlers publish
+	std          []*types.Package
+	dispatch     map[*types.Package]map[*types.TypeName]*Effect
+	byTypes      map[*types.Package]*packages.Package
+	bodies       map[*types.Func]declRef // functions taking func parameters, every package with syntax
+	runs         map[*types.Func]*Runs
+	global       map[*types.TypeName]*Effect // dispatcher -> what its registered handlers publish
 
 	// the fixed point (Effects)
 	stack     []*types.Func        // nodes being computed
