@@ -109,7 +109,13 @@
 // syntax (the same summary the facts hold) and resolves interface methods
 // against the implementations among the loaded packages. A finding that
 // needed such a resolution has Call.ViaInterface set on its publish or write,
-// and its Via chain names the interface method first.
+// and its Via chain names the interface method first. Two more program-wide
+// views count as such resolutions: a plain interface met only by an
+// instantiation of a generic type (NewProducer[Event] returning
+// *Producer[Event]) resolves to the instantiations the program writes, and
+// a call of a func-typed struct field (p.publish(subj, data)) does what the
+// values the program stores in that field do (a constructor's
+// publish := conn.Publish, or a closure over JetStream).
 //
 // The difference between the CLI and go vet is exactly that: every go vet
 // finding is a CLI finding, and the CLI-only findings are those with
