@@ -35,6 +35,7 @@ const (
 	watermill  = "github.com/ThreeDotsLabs/watermill/message"
 	wmcqrs     = "github.com/ThreeDotsLabs/watermill/components/cqrs"
 	sqlgraph   = "entgo.io/ent/dialect/sql/sqlgraph"
+	cloudev    = "github.com/cloudevents/sdk-go/v2/client"
 	stan       = "github.com/nats-io/stan.go"
 	asynq      = "github.com/hibiken/asynq"
 	paho       = "github.com/eclipse/paho.mqtt.golang"
@@ -51,7 +52,7 @@ var clientModules = []string{
 	"github.com/twmb/franz-go", "github.com/confluentinc/confluent-kafka-go", nats,
 	amqp091, streadway, pubsub1, "github.com/go-redis/redis", "github.com/redis/go-redis",
 	"github.com/ThreeDotsLabs/watermill", stan, asynq, paho, "github.com/RichardKnop/machinery",
-	"github.com/absmach/fluxmq", "gocloud.dev", "entgo.io/ent",
+	"github.com/absmach/fluxmq", "gocloud.dev", "entgo.io/ent", "github.com/cloudevents/sdk-go",
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -367,6 +368,11 @@ var rows = func() []Entry {
 		// type of argument 1 (no fix rewrites these calls)
 		publish("watermill", m(wmcqrs+".EventBus", "Publish"), Message{Topic: "1", Value: "1"}),
 		publish("watermill", m(wmcqrs+".CommandBus", "Send"), Message{Topic: "1", Value: "1"}),
+		// CloudEvents: the client hands the event to the protocol it was
+		// built with (kafka_sarama, AMQP, NATS, or HTTP to an event broker's
+		// ingress); the topic is the sender's (no fix rewrites these calls)
+		publish("cloudevents", m(cloudev+".Client", "Send"), Message{Topic: "recv()0", Value: "1"}),
+		publish("cloudevents", m(cloudev+".Client", "Request"), Message{Topic: "recv()0", Value: "1"}),
 		consume("watermill", p(watermill+".Router", "AddHandler"), 5),
 		consume("watermill", p(watermill+".Router", "AddNoPublisherHandler"), 3),
 		consume("stan", m(stan+".Conn", "Subscribe"), 1), consume("stan", m(stan+".Conn", "QueueSubscribe"), 2),

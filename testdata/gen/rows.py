@@ -233,6 +233,8 @@ pubcases = [
     ("*cdkpubsub.Topic", "x.Send(ctx, &cdkpubsub.Message{Body: []byte(\"{}\")})"),
     ("*cqrs.EventBus", "x.Publish(ctx, struct{}{})"),
     ("*cqrs.CommandBus", "x.Send(ctx, struct{}{})"),
+    ("cloudevents.Client", "x.Send(ctx, cloudevents.NewEvent())"),
+    ("cloudevents.Client", "x.Request(ctx, cloudevents.NewEvent())"),
 ]
 out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     '"cloud.google.com/go/pubsub"', 'pubsub2 "cloud.google.com/go/pubsub/v2"', 'sarama "github.com/IBM/sarama"',
@@ -245,7 +247,8 @@ out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     '"github.com/redis/go-redis/v9"', '"github.com/segmentio/kafka-go"', 'streadway "github.com/streadway/amqp"',
     '"github.com/twmb/franz-go/pkg/kgo"', 'mqtt "github.com/eclipse/paho.mqtt.golang"',
     'machinery "github.com/RichardKnop/machinery/v1"', '"github.com/RichardKnop/machinery/v1/tasks"',
-    'fluxamqp "github.com/absmach/fluxmq/client/amqp"', 'cdkpubsub "gocloud.dev/pubsub"']))]
+    'fluxamqp "github.com/absmach/fluxmq/client/amqp"', 'cdkpubsub "gocloud.dev/pubsub"',
+    'cloudevents "github.com/cloudevents/sdk-go/v2"']))]
 for i, (typ, call) in enumerate(pubcases):
     out.append(f'''
 func pos{i}(x {typ}) {{

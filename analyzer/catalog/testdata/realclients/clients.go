@@ -7,6 +7,7 @@ import (
 	_ "cloud.google.com/go/firestore"
 	_ "cloud.google.com/go/pubsub"
 	_ "entgo.io/ent/dialect/sql/sqlgraph"
+	_ "github.com/cloudevents/sdk-go/v2/client"
 	_ "github.com/RichardKnop/machinery/v1"
 	_ "github.com/Shopify/sarama"
 	_ "github.com/ThreeDotsLabs/watermill/components/cqrs"

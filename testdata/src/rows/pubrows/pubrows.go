@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/kinesis"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	cloudevents "github.com/cloudevents/sdk-go/v2"
 	ckafka "github.com/confluentinc/confluent-kafka-go/kafka"
 	ckafka2 "github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	mqtt "github.com/eclipse/paho.mqtt.golang"
@@ -699,4 +700,22 @@ func pos72(x *cqrs.CommandBus) {
 
 func neg72(x *cqrs.CommandBus) {
 	x.Send(ctx, struct{}{})
+}
+
+func pos73(x cloudevents.Client) {
+	save()
+	x.Send(ctx, cloudevents.NewEvent()) // want "OBX001"
+}
+
+func neg73(x cloudevents.Client) {
+	x.Send(ctx, cloudevents.NewEvent())
+}
+
+func pos74(x cloudevents.Client) {
+	save()
+	x.Request(ctx, cloudevents.NewEvent()) // want "OBX001"
+}
+
+func neg74(x cloudevents.Client) {
+	x.Request(ctx, cloudevents.NewEvent())
 }

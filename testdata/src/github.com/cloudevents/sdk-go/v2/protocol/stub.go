@@ -1,0 +1,4 @@
+// Package protocol stubs the CloudEvents protocol result.
+package protocol
+
+type Result error
