@@ -1524,9 +1524,11 @@ func isErrCheck(info *types.Info, cond ast.Expr) bool {
 	case token.LOR: // err != nil || reset: also without one, unless both are error checks
 		return isErrCheck(info, b.X) && isErrCheck(info, b.Y)
 	}
-	if b.Op != token.NEQ {
-		return false
-	}
+	return b.Op == token.NEQ && errVsNil(info, b)
+}
+
+// errVsNil reports whether a comparison is of a value of type error with nil.
+func errVsNil(info *types.Info, b *ast.BinaryExpr) bool {
 	x, y := b.X, b.Y
 	if isNil(info, x) {
 		x, y = y, x
@@ -1567,18 +1569,7 @@ func untilSuccess(info *types.Info, loop *ast.ForStmt) bool {
 // isSuccessCheck: err == nil for a value of type error.
 func isSuccessCheck(info *types.Info, cond ast.Expr) bool {
 	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op != token.EQL {
-		return false
-	}
-	x, y := b.X, b.Y
-	if isNil(info, x) {
-		x, y = y, x
-	}
-	if !isNil(info, y) {
-		return false
-	}
-	t := info.TypeOf(x)
-	return t != nil && types.Identical(t, errorType)
+	return ok && b.Op == token.EQL && errVsNil(info, b)
 }
 
 func isNil(info *types.Info, e ast.Expr) bool {

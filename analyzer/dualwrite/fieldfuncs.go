@@ -104,28 +104,33 @@ func (r *programResolver) fieldEffects(v *types.Var) *Effects {
 	defer delete(r.fieldBusy, v)
 	var out Effects
 	for _, fv := range vals {
-		e := r.valueEffects(fv, fv.expr, 0)
-		if e.empty() {
-			continue
-		}
-		out.Relay = out.Relay || e.Relay
-		if out.Write == nil {
-			out.Write = e.Write
-		}
-		if out.Publish == nil {
-			out.Publish = e.Publish
-		}
-		if out.Outbox == nil {
-			out.Outbox = e.Outbox
-		}
-		if out.Query == nil {
-			out.Query = e.Query
-		}
+		out.addFirst(r.valueEffects(fv, fv.expr, 0))
 	}
 	if out.empty() {
 		return nil
 	}
 	return &out
+}
+
+// addFirst keeps the first write, publish, outbox insert and query of
+// the values a dynamic call may run.
+func (out *Effects) addFirst(e *Effects) {
+	if e.empty() {
+		return
+	}
+	out.Relay = out.Relay || e.Relay
+	if out.Write == nil {
+		out.Write = e.Write
+	}
+	if out.Publish == nil {
+		out.Publish = e.Publish
+	}
+	if out.Outbox == nil {
+		out.Outbox = e.Outbox
+	}
+	if out.Query == nil {
+		out.Query = e.Query
+	}
 }
 
 // valueEffects is what calling the function value x (stored at fv) does:
@@ -153,14 +158,7 @@ func (r *programResolver) valueEffects(fv fieldVal, x ast.Expr, depth int) *Effe
 			}
 			var out Effects
 			for _, val := range localValues(info, fv.body, obj) {
-				if ve := r.valueEffects(fv, val, depth+1); !ve.empty() {
-					if out.Write == nil {
-						out.Write = ve.Write
-					}
-					if out.Publish == nil {
-						out.Publish = ve.Publish
-					}
-				}
+				out.addFirst(r.valueEffects(fv, val, depth+1))
 			}
 			if out.empty() {
 				return nil
