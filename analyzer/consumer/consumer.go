@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/outboxify/outboxify/analyzer/catalog"
@@ -74,7 +72,6 @@ func NewAnalyzer(opts Options) *analysis.Analyzer {
 		Name:       "outboxconsumer",
 		Doc:        "report broker consumers whose handler writes without the inbox or an idempotent upsert (OBX101), or calls an external API without an idempotency key (OBX102)",
 		URL:        docURL,
-		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 		FactTypes:  []analysis.Fact{new(funcFact)},
 		ResultType: reflect.TypeFor[*Result](),
 	}
@@ -105,15 +102,23 @@ func (c *checker) run() (any, error) {
 	c.index()
 	c.summarize()
 	res := &Result{}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if !push {
+	if c.inGOROOT() {
+		return res, nil // no broker client or inbox glue is called from the standard library
+	}
+	// One walk per file with its own stack: building an inspector for every
+	// package (most of them dependencies with no consumer) costs more than
+	// the walk it would serve.
+	var stack []ast.Node
+	visit := func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
 			return true
 		}
-		if c.skipFile(n.Pos()) {
-			return false
+		stack = append(stack, n)
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
 		}
-		call := n.(*ast.CallExpr)
 		fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
 		if fn == nil {
 			return true
@@ -132,7 +137,14 @@ func (c *checker) run() (any, error) {
 		}
 		c.consumer(res, call, fn, ep, stack)
 		return true
-	})
+	}
+	for _, f := range pass.Files {
+		if c.skipFile(f.Pos()) {
+			continue
+		}
+		stack = stack[:0]
+		ast.Inspect(f, visit)
+	}
 	return res, nil
 }
 
@@ -492,12 +504,12 @@ func (w *walker) walk(r root, depth int, site *ast.CallExpr) {
 		if fn == nil {
 			return true
 		}
-		name := fn.FullName()
 		if isInboxPkg(fn.Pkg()) {
 			w.inbox = true
 			return true
 		}
 		if e := w.catalog.Match(fn); e != nil {
+			name := fn.FullName()
 			switch e.Kind {
 			case catalog.Write:
 				w.addWrite(call, name, e.SQL, false)
@@ -512,7 +524,7 @@ func (w *walker) walk(r root, depth int, site *ast.CallExpr) {
 			}
 		}
 		if w.isExternal(call, fn, depth, site) {
-			at, extName := call, name
+			at, extName := call, fn.FullName()
 			if depth > 0 && site != nil {
 				at = site // the handler's call that leads to the API
 				if sfn, ok := typeutil.Callee(info, site).(*types.Func); ok {
@@ -537,7 +549,7 @@ func (w *walker) walk(r root, depth int, site *ast.CallExpr) {
 			return true
 		}
 		if returnsSQLResult(fn) {
-			w.addWrite(call, name, -2, false)
+			w.addWrite(call, fn.FullName(), -2, false)
 		}
 		return true
 	})
@@ -590,16 +602,23 @@ func (w *walker) addExternal(at *ast.CallExpr, name string, api *ast.CallExpr, d
 
 // isExternal reports whether call is an external API with side effects.
 func (w *walker) isExternal(call *ast.CallExpr, fn *types.Func, depth int, site *ast.CallExpr) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	path := fn.Pkg().Path()
+	for _, p := range externalSDKs {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	// Full names are built only where a table could hold them: most calls
+	// a handler makes are to packages no table names.
+	if len(w.external) == 0 && path != "net/smtp" && path != "net/http" {
+		return false
+	}
 	name := fn.FullName()
 	if externalCalls[name] || w.external[name] {
 		return true
-	}
-	if fn.Pkg() != nil {
-		for _, p := range externalSDKs {
-			if fn.Pkg().Path() == p || strings.HasPrefix(fn.Pkg().Path(), p+"/") {
-				return true
-			}
-		}
 	}
 	if !httpCalls[name] {
 		return false

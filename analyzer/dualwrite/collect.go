@@ -274,13 +274,26 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 	})
 }
 
+// builderPkg: fn is of a package whose functions build SQL text (strings,
+// bytes, fmt); checked before the full name, which costs an allocation.
+func builderPkg(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "strings", "bytes", "fmt":
+		return true
+	}
+	return false
+}
+
 // noteBuilt records what a call writes into a local strings.Builder or
 // bytes.Buffer (b.WriteString(`INSERT INTO ...`), fmt.Fprintf(&b, ...)):
 // the SQL text b.String() later yields, in source order, "" for what is
 // not constant.
 func (c *collector) noteBuilt(call *ast.CallExpr) {
 	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
-	if !ok {
+	if !ok || !builderPkg(fn) {
 		return
 	}
 	var target ast.Expr
@@ -1204,7 +1217,8 @@ func (c *collector) derivedSQL(e ast.Expr) (string, bool) {
 		return c.holes(parts)
 	case *ast.CallExpr:
 		fn, ok := typeutil.Callee(c.info, x).(*types.Func)
-		if ok && (fn.FullName() == "(*strings.Builder).String" || fn.FullName() == "(*bytes.Buffer).String") {
+		builder := ok && builderPkg(fn)
+		if builder && (fn.FullName() == "(*strings.Builder).String" || fn.FullName() == "(*bytes.Buffer).String") {
 			sel, _ := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 			if sel == nil {
 				return "", false
@@ -1216,7 +1230,7 @@ func (c *collector) derivedSQL(e ast.Expr) (string, bool) {
 			parts := c.built[c.info.Uses[id]]
 			return c.holes(parts)
 		}
-		if ok && fn.FullName() == "fmt.Sprintf" && len(x.Args) > 0 {
+		if builder && fn.FullName() == "fmt.Sprintf" && len(x.Args) > 0 {
 			// a constant format: its verbs are the unknown parts
 			format, ok := c.constString(x.Args[0])
 			if !ok {

@@ -142,9 +142,10 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 	}
 
 	type fdecl struct {
-		fn   *types.Func
-		decl *ast.FuncDecl
-		loop bool // calls a function of this package: recompute until the fixed point
+		fn      *types.Func
+		decl    *ast.FuncDecl
+		dynamic bool // calls a function value: reads what dispatchers registered
+		queued  bool
 	}
 	var decls []fdecl
 	for _, f := range pass.Files {
@@ -156,34 +157,57 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 			}
 		}
 	}
-	c := newCollector(pass.TypesInfo, pass.Fset, cat, pass.Pkg, res.effectsOf)
+	// The fixed point is a worklist: a function is walked again only when
+	// a summary its last walk read has changed (or, for one that calls
+	// function values, when a dispatcher gained a handler), so a large
+	// package whose functions mostly have no effects is walked about once.
+	cur := 0
+	readers := map[*types.Func]map[int]bool{} // local function -> decls whose walk read its summary
+	c := newCollector(pass.TypesInfo, pass.Fset, cat, pass.Pkg, func(fn *types.Func) (*Effects, bool) {
+		if o := fn.Origin(); o.Pkg() == pass.Pkg {
+			if readers[o] == nil {
+				readers[o] = map[int]bool{}
+			}
+			readers[o][cur] = true
+		}
+		return res.effectsOf(fn)
+	})
 	c.runsOf = res.runsOf
 	c.stmts = res.stmtSQL
 	c.dispatch = res.dispatch
-	settled := false
-	for round := 0; round < maxRounds*4; round++ {
-		changed := false
-		c.dispatchChanged = false
-		for i := range decls {
-			d := &decls[i]
-			if round > 0 && !d.loop {
-				continue
-			}
-			c.self = d.fn.Origin().FullName()
-			c.unit(d.fn.Signature(), d.decl.Body)
-			d.loop = c.localCall || c.dynamic
-			eff := c.summarize()
-			if !eff.equal(res.local[d.fn]) {
-				res.local[d.fn] = eff
-				changed = true
-			}
-		}
-		if !changed && !c.dispatchChanged {
-			settled = true
-			break
+	queue := make([]int, len(decls))
+	for i := range decls {
+		queue[i], decls[i].queued = i, true
+	}
+	enqueue := func(i int) {
+		if !decls[i].queued {
+			decls[i].queued = true
+			queue = append(queue, i)
 		}
 	}
-	if !settled && len(pass.Files) > 0 {
+	for walks, limit := 0, maxRounds*4*len(decls); len(queue) > 0 && walks < limit; walks++ {
+		cur, queue = queue[0], queue[1:]
+		d := &decls[cur]
+		d.queued = false
+		c.dispatchChanged = false
+		c.self = d.fn.Origin().FullName()
+		c.unit(d.fn.Signature(), d.decl.Body)
+		d.dynamic = c.dynamic
+		if eff := c.summarize(); !eff.equal(res.local[d.fn]) {
+			res.local[d.fn] = eff
+			for r := range readers[d.fn.Origin()] {
+				enqueue(r)
+			}
+		}
+		if c.dispatchChanged {
+			for i := range decls {
+				if decls[i].dynamic {
+					enqueue(i)
+				}
+			}
+		}
+	}
+	if len(queue) > 0 && len(pass.Files) > 0 {
 		// say so rather than export summaries that may miss a write
 		pass.Reportf(pass.Files[0].Package, "outboxify: the effects of this package's functions did not settle after %d rounds; dual writes through them may be missed", maxRounds*4)
 	}
