@@ -36,6 +36,9 @@ const (
 	wmcqrs     = "github.com/ThreeDotsLabs/watermill/components/cqrs"
 	sqlgraph   = "entgo.io/ent/dialect/sql/sqlgraph"
 	cloudev    = "github.com/cloudevents/sdk-go/v2/client"
+	sns1       = "github.com/aws/aws-sdk-go/service/sns"
+	sqs1       = "github.com/aws/aws-sdk-go/service/sqs"
+	rocketmq   = "github.com/apache/rocketmq-client-go/v2"
 	stan       = "github.com/nats-io/stan.go"
 	asynq      = "github.com/hibiken/asynq"
 	paho       = "github.com/eclipse/paho.mqtt.golang"
@@ -53,6 +56,7 @@ var clientModules = []string{
 	amqp091, streadway, pubsub1, "github.com/go-redis/redis", "github.com/redis/go-redis",
 	"github.com/ThreeDotsLabs/watermill", stan, asynq, paho, "github.com/RichardKnop/machinery",
 	"github.com/absmach/fluxmq", "gocloud.dev", "entgo.io/ent", "github.com/cloudevents/sdk-go",
+	"github.com/aws/aws-sdk-go", "github.com/apache/rocketmq-client-go",
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -320,6 +324,24 @@ var rows = func() []Entry {
 		publish("eventbridge", p(eventbr+".Client", "PutEvents"), Message{Topic: "1.Entries[].EventBusName", Value: "1.Entries[].Detail", EventType: "1.Entries[].DetailType"}),
 		publish("kinesis", p(kinesis+".Client", "PutRecord"), Message{Topic: "1.StreamName", Key: "1.PartitionKey", Value: "1.Data"}),
 		publish("kinesis", p(kinesis+".Client", "PutRecords"), Message{Topic: "1.StreamName", Key: "1.Records[].PartitionKey", Value: "1.Records[].Data"}))
+	// AWS SDK v1: the input is argument 0, or 1 in the WithContext form
+	// (services still on v1, and their snsiface/sqsiface interfaces, which
+	// the *SNS and *SQS types implement)
+	for _, c := range []struct {
+		name string
+		in   string
+	}{{"", "0"}, {"WithContext", "1"}} {
+		add(publish("sns", p(sns1+".SNS", "Publish"+c.name), Message{Topic: c.in + ".TopicArn", Key: c.in + ".MessageGroupId", Value: c.in + ".Message", Headers: c.in + ".MessageAttributes"}),
+			publish("sns", p(sns1+".SNS", "PublishBatch"+c.name), Message{Topic: c.in + ".TopicArn", Key: c.in + ".PublishBatchRequestEntries[].MessageGroupId", Value: c.in + ".PublishBatchRequestEntries[].Message", Headers: c.in + ".PublishBatchRequestEntries[].MessageAttributes"}),
+			publish("sqs", p(sqs1+".SQS", "SendMessage"+c.name), Message{Topic: c.in + ".QueueUrl", Key: c.in + ".MessageGroupId", Value: c.in + ".MessageBody", Headers: c.in + ".MessageAttributes"}),
+			publish("sqs", p(sqs1+".SQS", "SendMessageBatch"+c.name), Message{Topic: c.in + ".QueueUrl", Key: c.in + ".Entries[].MessageGroupId", Value: c.in + ".Entries[].MessageBody", Headers: c.in + ".Entries[].MessageAttributes"}))
+	}
+
+	// Apache RocketMQ: the Producer interface the client's constructors
+	// return; messages are variadic *primitive.Message
+	add(publish("rocketmq", m(rocketmq+".Producer", "SendSync"), Message{Topic: "1[].Topic", Value: "1[].Body"}),
+		publish("rocketmq", m(rocketmq+".Producer", "SendAsync"), Message{Topic: "2[].Topic", Value: "2[].Body"}),
+		publish("rocketmq", m(rocketmq+".Producer", "SendOneWay"), Message{Topic: "1[].Topic", Value: "1[].Body"}))
 
 	// Google Cloud Pub/Sub v1 (Topic) and v2 (Publisher)
 	psMsg := Message{Topic: "recv()0", Key: "1.OrderingKey", Value: "1.Data", Headers: "1.Attributes"}

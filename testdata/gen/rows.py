@@ -235,6 +235,17 @@ pubcases = [
     ("*cqrs.CommandBus", "x.Send(ctx, struct{}{})"),
     ("cloudevents.Client", "x.Send(ctx, cloudevents.NewEvent())"),
     ("cloudevents.Client", "x.Request(ctx, cloudevents.NewEvent())"),
+    ("*sns1.SNS", "x.Publish(&sns1.PublishInput{})"),
+    ("*sns1.SNS", "x.PublishWithContext(ctx, &sns1.PublishInput{})"),
+    ("*sns1.SNS", "x.PublishBatch(&sns1.PublishBatchInput{})"),
+    ("*sns1.SNS", "x.PublishBatchWithContext(ctx, &sns1.PublishBatchInput{})"),
+    ("*sqs1.SQS", "x.SendMessage(&sqs1.SendMessageInput{})"),
+    ("*sqs1.SQS", "x.SendMessageWithContext(ctx, &sqs1.SendMessageInput{})"),
+    ("*sqs1.SQS", "x.SendMessageBatch(&sqs1.SendMessageBatchInput{})"),
+    ("*sqs1.SQS", "x.SendMessageBatchWithContext(ctx, &sqs1.SendMessageBatchInput{})"),
+    ("rocketmq.Producer", "x.SendSync(ctx, primitive.NewMessage(\"orders\", nil))"),
+    ("rocketmq.Producer", "x.SendAsync(ctx, nil, primitive.NewMessage(\"orders\", nil))"),
+    ("rocketmq.Producer", "x.SendOneWay(ctx, primitive.NewMessage(\"orders\", nil))"),
 ]
 out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     '"cloud.google.com/go/pubsub"', 'pubsub2 "cloud.google.com/go/pubsub/v2"', 'sarama "github.com/IBM/sarama"',
@@ -248,7 +259,9 @@ out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     '"github.com/twmb/franz-go/pkg/kgo"', 'mqtt "github.com/eclipse/paho.mqtt.golang"',
     'machinery "github.com/RichardKnop/machinery/v1"', '"github.com/RichardKnop/machinery/v1/tasks"',
     'fluxamqp "github.com/absmach/fluxmq/client/amqp"', 'cdkpubsub "gocloud.dev/pubsub"',
-    'cloudevents "github.com/cloudevents/sdk-go/v2"']))]
+    'cloudevents "github.com/cloudevents/sdk-go/v2"',
+    'sns1 "github.com/aws/aws-sdk-go/service/sns"', 'sqs1 "github.com/aws/aws-sdk-go/service/sqs"',
+    '"github.com/apache/rocketmq-client-go/v2"', '"github.com/apache/rocketmq-client-go/v2/primitive"']))]
 for i, (typ, call) in enumerate(pubcases):
     out.append(f'''
 func pos{i}(x {typ}) {{

@@ -16,11 +16,15 @@ import (
 	"github.com/ThreeDotsLabs/watermill/components/cqrs"
 	"github.com/ThreeDotsLabs/watermill/message"
 	fluxamqp "github.com/absmach/fluxmq/client/amqp"
+	"github.com/apache/rocketmq-client-go/v2"
+	"github.com/apache/rocketmq-client-go/v2/primitive"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/kinesis"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sns1 "github.com/aws/aws-sdk-go/service/sns"
+	sqs1 "github.com/aws/aws-sdk-go/service/sqs"
 	cloudevents "github.com/cloudevents/sdk-go/v2"
 	ckafka "github.com/confluentinc/confluent-kafka-go/kafka"
 	ckafka2 "github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -718,4 +722,103 @@ func pos74(x cloudevents.Client) {
 
 func neg74(x cloudevents.Client) {
 	x.Request(ctx, cloudevents.NewEvent())
+}
+
+func pos75(x *sns1.SNS) {
+	save()
+	x.Publish(&sns1.PublishInput{}) // want "OBX001"
+}
+
+func neg75(x *sns1.SNS) {
+	x.Publish(&sns1.PublishInput{})
+}
+
+func pos76(x *sns1.SNS) {
+	save()
+	x.PublishWithContext(ctx, &sns1.PublishInput{}) // want "OBX001"
+}
+
+func neg76(x *sns1.SNS) {
+	x.PublishWithContext(ctx, &sns1.PublishInput{})
+}
+
+func pos77(x *sns1.SNS) {
+	save()
+	x.PublishBatch(&sns1.PublishBatchInput{}) // want "OBX001"
+}
+
+func neg77(x *sns1.SNS) {
+	x.PublishBatch(&sns1.PublishBatchInput{})
+}
+
+func pos78(x *sns1.SNS) {
+	save()
+	x.PublishBatchWithContext(ctx, &sns1.PublishBatchInput{}) // want "OBX001"
+}
+
+func neg78(x *sns1.SNS) {
+	x.PublishBatchWithContext(ctx, &sns1.PublishBatchInput{})
+}
+
+func pos79(x *sqs1.SQS) {
+	save()
+	x.SendMessage(&sqs1.SendMessageInput{}) // want "OBX001"
+}
+
+func neg79(x *sqs1.SQS) {
+	x.SendMessage(&sqs1.SendMessageInput{})
+}
+
+func pos80(x *sqs1.SQS) {
+	save()
+	x.SendMessageWithContext(ctx, &sqs1.SendMessageInput{}) // want "OBX001"
+}
+
+func neg80(x *sqs1.SQS) {
+	x.SendMessageWithContext(ctx, &sqs1.SendMessageInput{})
+}
+
+func pos81(x *sqs1.SQS) {
+	save()
+	x.SendMessageBatch(&sqs1.SendMessageBatchInput{}) // want "OBX001"
+}
+
+func neg81(x *sqs1.SQS) {
+	x.SendMessageBatch(&sqs1.SendMessageBatchInput{})
+}
+
+func pos82(x *sqs1.SQS) {
+	save()
+	x.SendMessageBatchWithContext(ctx, &sqs1.SendMessageBatchInput{}) // want "OBX001"
+}
+
+func neg82(x *sqs1.SQS) {
+	x.SendMessageBatchWithContext(ctx, &sqs1.SendMessageBatchInput{})
+}
+
+func pos83(x rocketmq.Producer) {
+	save()
+	x.SendSync(ctx, primitive.NewMessage("orders", nil)) // want "OBX001"
+}
+
+func neg83(x rocketmq.Producer) {
+	x.SendSync(ctx, primitive.NewMessage("orders", nil))
+}
+
+func pos84(x rocketmq.Producer) {
+	save()
+	x.SendAsync(ctx, nil, primitive.NewMessage("orders", nil)) // want "OBX001"
+}
+
+func neg84(x rocketmq.Producer) {
+	x.SendAsync(ctx, nil, primitive.NewMessage("orders", nil))
+}
+
+func pos85(x rocketmq.Producer) {
+	save()
+	x.SendOneWay(ctx, primitive.NewMessage("orders", nil)) // want "OBX001"
+}
+
+func neg85(x rocketmq.Producer) {
+	x.SendOneWay(ctx, primitive.NewMessage("orders", nil))
 }
