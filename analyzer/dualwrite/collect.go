@@ -90,18 +90,17 @@ type collector struct {
 	pkg        *types.Package
 
 	// per unit
-	events    []event
-	lits      []*ast.FuncLit // closures that run on their own (stored, returned): separate units
-	alias     map[types.Object]types.Object
-	strVals   map[types.Object]*string  // local variables holding one constant string (nil: more than one)
-	built     map[types.Object][]string // strings.Builder/bytes.Buffer variables: what was written ("" unknown)
-	txVars    map[types.Object]bool
-	scopeOf   map[types.Object]*ast.CallExpr // transaction callback parameters -> the callback's call
-	relay     bool                           // reads or marks outbox rows: a relay, publishes are its job
-	localCall bool                           // called a function of this package (fixed point needs another round)
-	recv      types.Object
-	params    []*types.Var
-	body      *ast.BlockStmt // the unit's body
+	events  []event
+	lits    []*ast.FuncLit // closures that run on their own (stored, returned): separate units
+	alias   map[types.Object]types.Object
+	strVals map[types.Object]*string  // local variables holding one constant string (nil: more than one)
+	built   map[types.Object][]string // strings.Builder/bytes.Buffer variables: what was written ("" unknown)
+	txVars  map[types.Object]bool
+	scopeOf map[types.Object]*ast.CallExpr // transaction callback parameters -> the callback's call
+	relay   bool                           // reads or marks outbox rows: a relay, publishes are its job
+	recv    types.Object
+	params  []*types.Var
+	body    *ast.BlockStmt // the unit's body
 
 	// dispatch maps a dispatcher type to what the closures registered with
 	// it publish (Register(name, func(...){ publish })); its methods that
@@ -150,7 +149,7 @@ func (c *collector) unit(sig *types.Signature, body *ast.BlockStmt) {
 	c.built = nil
 	c.txVars = nil
 	c.scopeOf = nil
-	c.relay, c.localCall, c.dynamic = false, false, false
+	c.relay, c.dynamic = false, false
 	c.unitScopes = nil
 	c.unitTx = nil
 	c.recv, c.params = nil, c.params[:0]
@@ -538,9 +537,6 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		return
 	}
 	if c.effectsOf != nil {
-		if fn.Pkg() == c.pkg {
-			c.localCall = true
-		}
 		if eff, iface := c.effectsOf(fn); !eff.empty() {
 			c.calleeEffects(call, fn, eff, iface, wc)
 			return

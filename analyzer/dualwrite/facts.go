@@ -3,7 +3,9 @@ package dualwrite
 import (
 	"go/ast"
 	"go/types"
+	"maps"
 	"reflect"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -195,7 +197,9 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 		d.dynamic = c.dynamic
 		if eff := c.summarize(); !eff.equal(res.local[d.fn]) {
 			res.local[d.fn] = eff
-			for r := range readers[d.fn.Origin()] {
+			// in declaration order: which handler a dispatcher keeps first
+			// must not depend on map order
+			for _, r := range slices.Sorted(maps.Keys(readers[d.fn.Origin()])) {
 				enqueue(r)
 			}
 		}
