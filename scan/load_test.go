@@ -1,8 +1,12 @@
 package scan_test
 
 import (
+	"fmt"
 	"go/ast"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -97,5 +101,90 @@ func TestExampleSameWithAllBodies(t *testing.T) {
 	pruned, full := keys(false), keys(true)
 	if len(full) == 0 || !slices.Equal(pruned, full) {
 		t.Errorf("findings differ:\npruned %q\nfull   %q", pruned, full)
+	}
+}
+
+// TestStrippedRetryLibrary: a retry helper of the module hands its closure
+// to a library whose body the loader drops (its parameter is a named func
+// type, so the body is not kept): the closure still runs during the call,
+// and the publish in it pairs with the write before it, with or without
+// the library's bodies.
+func TestStrippedRetryLibrary(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/toy\n\ngo 1.26\n\nrequire (\n\texample.com/backoff v0.0.0\n\tgithub.com/nats-io/nats.go v0.0.0\n)\n\n" +
+			"replace example.com/backoff => ./third_party/backoff\n\nreplace github.com/nats-io/nats.go => ./third_party/nats\n",
+		"third_party/backoff/go.mod": "module example.com/backoff\n\ngo 1.26\n",
+		"third_party/backoff/backoff.go": `package backoff
+
+// Operation is retried until it succeeds.
+type Operation func() error
+
+func Retry(op Operation, tries int) error {
+	var err error
+	for i := 0; i < tries; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+`,
+		"third_party/nats/go.mod": "module github.com/nats-io/nats.go\n\ngo 1.26\n",
+		"third_party/nats/nats.go": "package nats\n\ntype Conn struct{}\n\nfunc (c *Conn) Publish(subj string, data []byte) error { return nil }\n",
+		"retry/retry.go": `package retry
+
+import (
+	"context"
+
+	"example.com/backoff"
+)
+
+func Three(ctx context.Context, fn func() error) error { return backoff.Retry(fn, 3) }
+`,
+		"svc/svc.go": `package svc
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/toy/retry"
+	"github.com/nats-io/nats.go"
+)
+
+type Svc struct {
+	db *sql.DB
+	nc *nats.Conn
+}
+
+func (s *Svc) Place(ctx context.Context, id string) error {
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO orders (id) VALUES ($1)", id); err != nil {
+		return err
+	}
+	return retry.Three(ctx, func() error { return s.nc.Publish("orders.placed", []byte(id)) })
+}
+`,
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, all := range []bool{false, true} {
+		prog, err := scan.Load(dir, []string{"./..."}, scan.Options{AllBodies: all, Env: append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range prog.Findings {
+			got = append(got, fmt.Sprintf("%s:%d %s", filepath.Base(f.Publish.Position.Filename), f.Publish.Position.Line, f.Func))
+		}
+		if len(got) != 1 || !strings.HasPrefix(got[0], "svc.go:20 ") {
+			t.Errorf("AllBodies=%v: findings %q, want the publish at svc.go:20 in Place", all, got)
+		}
 	}
 }
