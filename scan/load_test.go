@@ -130,7 +130,7 @@ func Retry(op Operation, tries int) error {
 	return err
 }
 `,
-		"third_party/nats/go.mod": "module github.com/nats-io/nats.go\n\ngo 1.26\n",
+		"third_party/nats/go.mod":  "module github.com/nats-io/nats.go\n\ngo 1.26\n",
 		"third_party/nats/nats.go": "package nats\n\ntype Conn struct{}\n\nfunc (c *Conn) Publish(subj string, data []byte) error { return nil }\n",
 		"retry/retry.go": `package retry
 

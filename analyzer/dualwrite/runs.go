@@ -259,6 +259,7 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig 
 	}
 	ranSync := false
 	commitAfter := false
+	opaque := map[int]bool{} // func parameters passed to a callee whose use of them is unknown
 	// walk tracks whether the node runs in a goroutine (inGo) or inside a
 	// closure that is not run on the spot (deferred: it runs when someone
 	// calls it, which this function does not show).
@@ -371,6 +372,12 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig 
 					}
 					if i, ok := param(a); ok {
 						switch {
+						case ck == runUnknown && row == nil && callee != nil && k == runSync && !registrationName(callee):
+							// handed to a function with no body to read (a
+							// library the loader dropped, one without
+							// facts): what it does with it is unknown,
+							// not "never run"
+							opaque[i] = true
 						case ck == runSync:
 							mark(i, k)
 							if k == runSync {
@@ -400,6 +407,11 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig 
 		})
 	}
 	walk(body, false, false)
+	for i := range opaque {
+		if r.Params[i] == runNever {
+			r.Params[i] = runUnknown // callers decide as for a call they cannot read
+		}
+	}
 	r.Commits = ranSync && commitAfter
 	return r
 }
