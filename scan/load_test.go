@@ -110,7 +110,6 @@ func TestExampleSameWithAllBodies(t *testing.T) {
 // and the publish in it pairs with the write before it, with or without
 // the library's bodies.
 func TestStrippedRetryLibrary(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module example.com/toy\n\ngo 1.26\n\nrequire (\n\texample.com/backoff v0.0.0\n\tgithub.com/nats-io/nats.go v0.0.0\n)\n\n" +
 			"replace example.com/backoff => ./third_party/backoff\n\nreplace github.com/nats-io/nats.go => ./third_party/nats\n",
@@ -165,15 +164,7 @@ func (s *Svc) Place(ctx context.Context, id string) error {
 }
 `,
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeTree(t, files)
 	for _, all := range []bool{false, true} {
 		prog, err := scan.Load(dir, []string{"./..."}, scan.Options{AllBodies: all, Env: append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")})
 		if err != nil {

@@ -64,8 +64,14 @@ var toyAnalyzer = &analysis.Analyzer{
 
 func writeModule(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
 	files["go.mod"] = "module example.com/toy\n\ngo 1.26\n"
+	return writeTree(t, files)
+}
+
+// writeTree writes files (paths relative to a new temporary directory).
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
 	for name, body := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
