@@ -124,6 +124,9 @@ var (
 		{"github.com/nats-io/stan.go", "NATS Streaming (stan) is not supported yet; JetStream is its successor (--broker jetstream)"},
 		{"github.com/aws/aws-sdk-go-v2/service/eventbridge", "EventBridge is not supported yet"},
 		{"github.com/aws/aws-sdk-go-v2/service/kinesis", "Kinesis is not supported yet"},
+		{"github.com/apache/rocketmq-client-go", "Apache RocketMQ is not supported yet"},
+		{"github.com/aws/aws-sdk-go/service/sns", "SNS through the AWS SDK v1: the relay's publisher uses the v2 SDK (--broker sns)"},
+		{"github.com/aws/aws-sdk-go/service/sqs", "SQS through the AWS SDK v1: the relay's publisher uses the v2 SDK (--broker sqs)"},
 	}
 	migrationSignals = []signal{
 		{"ariga.io/atlas", "atlas"}, {"github.com/pressly/goose", "goose"}, {"github.com/golang-migrate/migrate", "migrate"},

@@ -172,7 +172,7 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	}
 
 	// Generation: the whole pipeline, or just a missing writer package.
-	cfg, _, err := generate.Detect(prog.Dir)
+	cfg, det, err := generate.Detect(prog.Dir)
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("detect settings: %w", err))
 	}
@@ -181,8 +181,16 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	// migration, the relay module and ops files. The inbox (consumer side)
 	// is generate's: fix replaces publishes.
 	opts := generate.Options{Out: p.gen.Out, Components: fixComponents}
-	if p.noGenerate {
+	switch {
+	case p.noGenerate:
 		opts.Components = []string{"outbox"}
+	case len(det.Unsupported) > 0 && p.gen.Broker == "" && cfg.Relay != "debezium":
+		// As generate refuses to: a relay for the default broker would
+		// publish where the service does not. The writer and its table are
+		// still what a person's edit needs.
+		opts.Components = []string{"outbox", "migrations"}
+		fmt.Fprintf(stderr, "outboxify: no supported broker client in this module (%s): no relay is generated; pass --broker %s to generate one\n",
+			strings.Join(det.Unsupported, "; "), strings.Join(generate.Brokers, "|"))
 	}
 	cs, err := generate.Plan(prog.Dir, cfg, opts)
 	if err != nil {
