@@ -56,6 +56,17 @@ func (d Detection) String() string {
 	return b.String()
 }
 
+// NoBroker says why no relay can be generated without a choice: the module
+// has only broker clients no relay publisher speaks (Unsupported), none was
+// chosen (broker is the --broker flag, "" when not given) and the relay is
+// not Debezium's. It returns "" when a relay can be generated.
+func (d Detection) NoBroker(c templates.Config, broker string) string {
+	if len(d.Unsupported) == 0 || broker != "" || c.Relay == "debezium" {
+		return ""
+	}
+	return fmt.Sprintf("no supported broker client in this module (%s)", strings.Join(d.Unsupported, "; "))
+}
+
 func (d *Detection) add(setting, value, source string) {
 	d.Items = append(d.Items, Item{setting, value, source})
 }

@@ -181,16 +181,14 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 	// migration, the relay module and ops files. The inbox (consumer side)
 	// is generate's: fix replaces publishes.
 	opts := generate.Options{Out: p.gen.Out, Components: fixComponents}
-	switch {
-	case p.noGenerate:
+	if p.noGenerate {
 		opts.Components = []string{"outbox"}
-	case len(det.Unsupported) > 0 && p.gen.Broker == "" && cfg.Relay != "debezium":
+	} else if why := det.NoBroker(cfg, p.gen.Broker); why != "" {
 		// As generate refuses to: a relay for the default broker would
 		// publish where the service does not. The writer and its table are
 		// still what a person's edit needs.
 		opts.Components = []string{"outbox", "migrations"}
-		fmt.Fprintf(stderr, "outboxify: no supported broker client in this module (%s): no relay is generated; pass --broker %s to generate one\n",
-			strings.Join(det.Unsupported, "; "), strings.Join(generate.Brokers, "|"))
+		fmt.Fprintf(stderr, "outboxify: %s: no relay is generated; pass --broker %s to generate one\n", why, strings.Join(generate.Brokers, "|"))
 	}
 	cs, err := generate.Plan(prog.Dir, cfg, opts)
 	if err != nil {

@@ -71,9 +71,8 @@ func runGenerate(stdout, stderr io.Writer, dir string, gen generate.Flags, diff,
 			fmt.Fprintf(info, "  note: %s\n", n)
 		}
 	}
-	if len(det.Unsupported) > 0 && gen.Broker == "" && cfg.Relay != "debezium" {
-		return withCode(exitError, fmt.Errorf("no supported broker client in this module (%s); pass --broker %s to generate a relay for a supported one",
-			strings.Join(det.Unsupported, "; "), strings.Join(generate.Brokers, "|")))
+	if why := det.NoBroker(cfg, gen.Broker); why != "" {
+		return withCode(exitError, fmt.Errorf("%s; pass --broker %s to generate a relay for a supported one", why, strings.Join(generate.Brokers, "|")))
 	}
 	out := gen.Out
 	if out == "" {
