@@ -179,3 +179,57 @@ func (s *Svc) Place(ctx context.Context, id string) error {
 		}
 	}
 }
+
+// A go.work member that needs a module the proxy cannot serve breaks every
+// package of the workspace (go list cannot build its module graph). The
+// scanned module loads on its own, so Load falls back to GOWORK=off, finds
+// its dual write and says why.
+func TestWorkspaceMemberUnavailable(t *testing.T) {
+	files := map[string]string{
+		"go.work":        "go 1.26\n\nuse (\n\t./svc\n\t./tools\n)\n",
+		"tools/go.mod":   "module example.com/tools\n\ngo 1.26\n\nrequire example.invalid/gone v1.0.0\n",
+		"tools/tools.go": "package tools\n\nimport _ \"example.invalid/gone\"\n",
+		"svc/go.mod":     "module example.com/svc\n\ngo 1.26\n\nrequire github.com/nats-io/nats.go v0.0.0\n\nreplace github.com/nats-io/nats.go => ../nats\n",
+		"nats/go.mod":    "module github.com/nats-io/nats.go\n\ngo 1.26\n",
+		"nats/nats.go":   "package nats\n\ntype Conn struct{}\n\nfunc (c *Conn) Publish(subj string, data []byte) error { return nil }\n",
+		"svc/svc.go": `package svc
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/nats-io/nats.go"
+)
+
+func Place(ctx context.Context, db *sql.DB, nc *nats.Conn, id string) error {
+	if _, err := db.ExecContext(ctx, "INSERT INTO orders (id) VALUES ($1)", id); err != nil {
+		return err
+	}
+	return nc.Publish("orders.placed", []byte(id))
+}
+`,
+	}
+	dir := writeTree(t, files)
+	// -mod=mod, which workspace mode refuses outright, and the default
+	for _, flags := range []string{"GOFLAGS=-mod=mod", "GOFLAGS="} {
+		env := append(os.Environ(), flags, "GOPROXY=off", "GOWORK=")
+		prog, err := scan.Load(filepath.Join(dir, "svc"), []string{"./..."}, scan.Options{Partial: true, WholeModule: true, Env: env})
+		if err != nil {
+			t.Fatalf("%s: %v", flags, err)
+		}
+		checkWorkspaceOff(t, flags, prog)
+	}
+}
+
+func checkWorkspaceOff(t *testing.T, flags string, prog *scan.Program) {
+	t.Helper()
+	if len(prog.Findings) != 1 || prog.Findings[0].Publish.Position.Line != 14 {
+		t.Errorf("%s: findings %v, want the publish at svc.go:14", flags, prog.Findings)
+	}
+	if !strings.Contains(prog.WorkspaceOff, "go.work") || !strings.Contains(prog.WorkspaceOff, "GOWORK=off") {
+		t.Errorf("%s: WorkspaceOff = %q, want it to name the workspace and GOWORK=off", flags, prog.WorkspaceOff)
+	}
+	if len(prog.Skipped) != 0 {
+		t.Errorf("%s: skipped %v, want none without the workspace", flags, prog.Skipped)
+	}
+}
