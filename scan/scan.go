@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -90,6 +92,9 @@ type Program struct {
 	// (Options.WholeModule) left out because they do not type-check: calls
 	// into them were not followed.
 	OutsideBroken []string
+	// WorkspaceOff, when set, says that the packages did not type-check in
+	// their go.work workspace and were loaded without it (GOWORK=off).
+	WorkspaceOff string
 
 	partial bool
 	// how the program was loaded and analysed: Recheck analyses a changed
@@ -173,28 +178,41 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 	if opts.Overlay != nil {
 		pcfg.Overlay = opts.Overlay
 	}
-	var asked map[string]bool // package paths asked for, when the load is widened
-	if opts.WholeModule {
-		wide, paths, err := widen(pcfg, patterns)
-		if err != nil {
-			return nil, fmt.Errorf("scan: %w", err)
-		}
-		if wide != nil {
-			patterns, asked = wide, paths
-		}
-	}
 	progress := opts.Progress
 	if progress == nil {
 		progress = func(string) {}
 	}
 	start := time.Now()
-	progress("loading and type-checking " + strings.Join(patterns, " ") + " ...")
-	pkgs, err := loadPackages(pcfg, patterns, cfg, opts.AllBodies)
-	if err != nil {
-		return nil, fmt.Errorf("scan: loading %s: %w", strings.Join(patterns, " "), err)
+	given := patterns
+	pkgs, patterns, asked, err := loadWidened(pcfg, given, cfg, opts, progress)
+	// A go.work whose other members need a module that cannot be downloaded
+	// breaks every package of the workspace, the asked module's too: go
+	// list cannot build the workspace's module graph (or refuses a -mod
+	// flag the module alone accepts). The module on its own may load (its
+	// go.mod replaces or requires the members it uses), so it is tried once
+	// without the workspace, and kept when fewer of its packages fail; the
+	// output says so.
+	var workspaceOff string
+	if n := brokenRoots(pkgs, asked); err != nil || n > 0 {
+		if ws := workspaceFile(abs, env); ws != "" {
+			off := *pcfg
+			off.Env = append(slices.Clip(env), "GOWORK=off")
+			off.Fset = token.NewFileSet()
+			what := fmt.Sprintf("%d package(s) do not type-check", n)
+			if err != nil {
+				what = "the packages cannot be loaded"
+			}
+			progress(fmt.Sprintf("%s in the workspace %s; trying the module without it (GOWORK=off) ...", what, ws))
+			if pkgs2, patterns2, asked2, err2 := loadWidened(&off, given, cfg, opts, progress); err2 == nil {
+				if m := brokenRoots(pkgs2, asked2); err != nil || m < n {
+					workspaceOff = fmt.Sprintf("%s in the workspace %s (%d without it): analysed the module on its own, as with GOWORK=off", what, ws, m)
+					pkgs, patterns, asked, env, fset, err = pkgs2, patterns2, asked2, off.Env, off.Fset, nil
+				}
+			}
+		}
 	}
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), abs)
+	if err != nil {
+		return nil, err
 	}
 	var outside []string
 	if asked != nil {
@@ -210,7 +228,7 @@ func Load(dir string, patterns []string, opts Options) (*Program, error) {
 		}
 		pkgs = kept
 	}
-	prog := &Program{Dir: abs, Fset: fset, OutsideBroken: outside, partial: opts.Partial,
+	prog := &Program{Dir: abs, Fset: fset, OutsideBroken: outside, WorkspaceOff: workspaceOff, partial: opts.Partial,
 		cfg: cfg, tests: tests, patterns: patterns, analyzer: opts.Analyzer, env: env, widened: asked != nil}
 	return prog.finish(pkgs, asked, start, progress)
 }
@@ -418,4 +436,57 @@ func RelPath(base, filename string) string {
 		return filepath.ToSlash(filename)
 	}
 	return filepath.ToSlash(rel)
+}
+
+// loadWidened loads patterns as Options ask (the whole module when
+// WholeModule) and returns the packages, the patterns loaded and, when the
+// load was widened, the package paths asked for.
+func loadWidened(pcfg *packages.Config, patterns []string, cfg *config.Config, opts Options, progress func(string)) ([]*packages.Package, []string, map[string]bool, error) {
+	var asked map[string]bool // package paths asked for, when the load is widened
+	if opts.WholeModule {
+		wide, paths, err := widen(pcfg, patterns)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("scan: %w", err)
+		}
+		if wide != nil {
+			patterns, asked = wide, paths
+		}
+	}
+	progress("loading and type-checking " + strings.Join(patterns, " ") + " ...")
+	pkgs, err := loadPackages(pcfg, patterns, cfg, opts.AllBodies)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("scan: loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	if len(pkgs) == 0 {
+		return nil, nil, nil, fmt.Errorf("scan: no packages match %s in %s", strings.Join(patterns, " "), pcfg.Dir)
+	}
+	return pkgs, patterns, asked, nil
+}
+
+// brokenRoots counts the loaded packages that do not type-check, of those
+// asked for when the load was widened.
+func brokenRoots(pkgs []*packages.Package, asked map[string]bool) int {
+	n := 0
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 && (asked == nil || asked[p.PkgPath]) {
+			n++
+		}
+	}
+	return n
+}
+
+// workspaceFile is the go.work file the go command uses in dir, "" when
+// none (or GOWORK=off).
+func workspaceFile(dir string, env []string) string {
+	cmd := exec.Command("go", "env", "GOWORK")
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	ws := strings.TrimSpace(string(out))
+	if ws == "off" {
+		return ""
+	}
+	return ws
 }

@@ -166,6 +166,9 @@ func runFix(stdout, stderr io.Writer, p fixParams) error {
 			return withCode(exitError, err)
 		}
 	}
+	if prog.WorkspaceOff != "" {
+		fmt.Fprintf(stderr, "note: %s\n", prog.WorkspaceOff)
+	}
 	root, module, err := generate.FindModule(prog.Dir)
 	if err != nil {
 		return withCode(exitError, err)

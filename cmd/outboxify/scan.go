@@ -145,6 +145,9 @@ did not load or type-check, a bad flag, a bad .outboxify.yaml or baseline.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d interface method(s) of this module are called but no loaded package implements them; calls through them were not followed: %s%s\n",
 					n, strings.Join(shown, ", "), more)
 			}
+			if prog.WorkspaceOff != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", prog.WorkspaceOff)
+			}
 			if n := len(prog.OutsideBroken); n > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d package(s) of the module outside those asked do not type-check, calls into them were not followed: %s\n",
 					n, strings.Join(prog.OutsideBroken, ", "))
