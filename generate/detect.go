@@ -138,6 +138,12 @@ var (
 		{"github.com/apache/rocketmq-client-go", "Apache RocketMQ is not supported yet"},
 		{"github.com/aws/aws-sdk-go/service/sns", "SNS through the AWS SDK v1: the relay's publisher uses the v2 SDK (--broker sns)"},
 		{"github.com/aws/aws-sdk-go/service/sqs", "SQS through the AWS SDK v1: the relay's publisher uses the v2 SDK (--broker sqs)"},
+		{"github.com/aws/aws-sdk-go/service/kinesis", "Kinesis is not supported yet"},
+		{"github.com/aws/aws-sdk-go/service/eventbridge", "EventBridge is not supported yet"},
+		{"github.com/apache/pulsar-client-go", "Apache Pulsar is not supported yet"},
+		{"github.com/nsqio/go-nsq", "NSQ is not supported yet"},
+		{"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus", "Azure Service Bus is not supported yet"},
+		{"github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs", "Azure Event Hubs is not supported yet"},
 	}
 	migrationSignals = []signal{
 		{"ariga.io/atlas", "atlas"}, {"github.com/pressly/goose", "goose"}, {"github.com/golang-migrate/migrate", "migrate"},

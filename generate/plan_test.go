@@ -606,3 +606,31 @@ func TestDetectPartitioner(t *testing.T) {
 		t.Errorf("--partitioner murmur2 over detected crc32 gives %q", c.Partitioner)
 	}
 }
+
+// TestDetectUnsupportedBrokers: a module whose only broker client is one no
+// relay publisher speaks gets no default broker; generate refuses and fix
+// leaves the relay out, naming the client.
+func TestDetectUnsupportedBrokers(t *testing.T) {
+	for _, tc := range []struct{ module, pkg, says string }{
+		{"github.com/nsqio/go-nsq v1.1.0", "github.com/nsqio/go-nsq", "NSQ"},
+		{"github.com/apache/pulsar-client-go v0.19.0", "github.com/apache/pulsar-client-go/pulsar", "Apache Pulsar"},
+		{"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus v1.10.0", "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus", "Azure Service Bus"},
+		{"github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs/v2 v2.0.2", "github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs/v2", "Azure Event Hubs"},
+		{"github.com/aws/aws-sdk-go v1.55.8", "github.com/aws/aws-sdk-go/service/kinesis", "Kinesis"},
+		{"github.com/aws/aws-sdk-go v1.55.8", "github.com/aws/aws-sdk-go/service/eventbridge", "EventBridge"},
+	} {
+		t.Run(tc.says, func(t *testing.T) {
+			dir := writeTree(t, map[string]string{
+				"go.mod": "module example.com/svc\n\ngo 1.21\n\nrequire " + tc.module + "\n",
+				"bus.go": "package main\n\nimport _ \"" + tc.pkg + "\"\n",
+			})
+			cfg, det, err := Detect(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if why := det.NoBroker(cfg, ""); !strings.Contains(why, tc.says) {
+				t.Errorf("NoBroker = %q, want it to name %s", why, tc.says)
+			}
+		})
+	}
+}

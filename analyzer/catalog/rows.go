@@ -39,6 +39,16 @@ const (
 	sns1       = "github.com/aws/aws-sdk-go/service/sns"
 	sqs1       = "github.com/aws/aws-sdk-go/service/sqs"
 	rocketmq   = "github.com/apache/rocketmq-client-go/v2"
+	dynamo1    = "github.com/aws/aws-sdk-go/service/dynamodb"
+	kinesis1   = "github.com/aws/aws-sdk-go/service/kinesis"
+	eventbr1   = "github.com/aws/aws-sdk-go/service/eventbridge"
+	pulsar     = "github.com/apache/pulsar-client-go/pulsar"
+	nsq        = "github.com/nsqio/go-nsq"
+	azsb       = "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus"
+	azeh       = "github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs/v2"
+	redis7     = "github.com/go-redis/redis/v7"
+	gorm1      = "github.com/jinzhu/gorm"
+	mgo        = "gopkg.in/mgo.v2"
 	stan       = "github.com/nats-io/stan.go"
 	asynq      = "github.com/hibiken/asynq"
 	paho       = "github.com/eclipse/paho.mqtt.golang"
@@ -57,6 +67,8 @@ var clientModules = []string{
 	"github.com/ThreeDotsLabs/watermill", stan, asynq, paho, "github.com/RichardKnop/machinery",
 	"github.com/absmach/fluxmq", "gocloud.dev", "entgo.io/ent", "github.com/cloudevents/sdk-go",
 	"github.com/aws/aws-sdk-go", "github.com/apache/rocketmq-client-go",
+	"github.com/apache/pulsar-client-go", nsq, "github.com/Azure/azure-sdk-for-go/sdk/messaging",
+	gorm1, mgo,
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -200,6 +212,13 @@ var rows = func() []Entry {
 	add(exec(p(gorm+".DB", "Exec"), 0), txFunc(SQL, p(gorm+".DB", "Transaction"), 0),
 		tx(Begin, SQL, p(gorm+".DB", "Begin")), tx(Commit, SQL, p(gorm+".DB", "Commit")), tx(Rollback, SQL, p(gorm+".DB", "Rollback")))
 
+	// jinzhu/gorm (gorm v1), the same shape on its own import path
+	for _, n := range []string{"Create", "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete", "FirstOrCreate"} {
+		add(write(SQL, p(gorm1+".DB", n)))
+	}
+	add(exec(p(gorm1+".DB", "Exec"), 0), txFunc(SQL, p(gorm1+".DB", "Transaction"), 0),
+		tx(Begin, SQL, p(gorm1+".DB", "Begin")), tx(Commit, SQL, p(gorm1+".DB", "Commit")), tx(Rollback, SQL, p(gorm1+".DB", "Rollback")))
+
 	// bun: the query builders' Exec; the handle is the root of the chain.
 	for _, q := range []string{"InsertQuery", "UpdateQuery", "DeleteQuery"} {
 		add(write(SQL, p(bun+"."+q, "Exec")))
@@ -222,9 +241,14 @@ var rows = func() []Entry {
 	}
 	add(txFunc(MongoDB, m(mongo1+".Session", "WithTransaction"), 1), txFunc(MongoDB, p(mongo2+".Session", "WithTransaction"), 1))
 
-	// DynamoDB
+	// mgo, the MongoDB driver before the official one
+	for _, n := range []string{"Insert", "Update", "UpdateId", "UpdateAll", "Upsert", "UpsertId", "Remove", "RemoveId", "RemoveAll"} {
+		add(write(MongoDB, p(mgo+".Collection", n)))
+	}
+
+	// DynamoDB (SDK v2, and v1 plain and WithContext)
 	for _, n := range []string{"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"} {
-		add(write(DynamoDB, p(dynamo+".Client", n)))
+		add(write(DynamoDB, p(dynamo+".Client", n)), write(DynamoDB, p(dynamo1+".DynamoDB", n)), write(DynamoDB, p(dynamo1+".DynamoDB", n+"WithContext")))
 	}
 
 	// Cassandra
@@ -337,6 +361,36 @@ var rows = func() []Entry {
 			publish("sqs", p(sqs1+".SQS", "SendMessageBatch"+c.name), Message{Topic: c.in + ".QueueUrl", Key: c.in + ".Entries[].MessageGroupId", Value: c.in + ".Entries[].MessageBody", Headers: c.in + ".Entries[].MessageAttributes"}))
 	}
 
+	// AWS SDK v1 Kinesis and EventBridge, as SNS/SQS above
+	for _, c := range []struct {
+		name string
+		in   string
+	}{{"", "0"}, {"WithContext", "1"}} {
+		add(publish("kinesis", p(kinesis1+".Kinesis", "PutRecord"+c.name), Message{Topic: c.in + ".StreamName", Key: c.in + ".PartitionKey", Value: c.in + ".Data"}),
+			publish("kinesis", p(kinesis1+".Kinesis", "PutRecords"+c.name), Message{Topic: c.in + ".StreamName", Key: c.in + ".Records[].PartitionKey", Value: c.in + ".Records[].Data"}),
+			publish("eventbridge", p(eventbr1+".EventBridge", "PutEvents"+c.name), Message{Topic: c.in + ".Entries[].EventBusName", Value: c.in + ".Entries[].Detail", EventType: c.in + ".Entries[].DetailType"}))
+	}
+
+	// Apache Pulsar: the Producer interface the client's CreateProducer returns
+	pulsarMsg := Message{Key: "1.Key", Value: "1.Payload", Headers: "1.Properties"}
+	add(publish("pulsar", m(pulsar+".Producer", "Send"), pulsarMsg), publish("pulsar", m(pulsar+".Producer", "SendAsync"), pulsarMsg))
+
+	// NSQ: the topic is the first argument of every publish
+	add(publish("nsq", p(nsq+".Producer", "Publish"), Message{Topic: "0", Value: "1"}),
+		publish("nsq", p(nsq+".Producer", "PublishAsync"), Message{Topic: "0", Value: "1"}),
+		publish("nsq", p(nsq+".Producer", "MultiPublish"), Message{Topic: "0", Value: "1[]"}),
+		publish("nsq", p(nsq+".Producer", "MultiPublishAsync"), Message{Topic: "0", Value: "1[]"}),
+		publish("nsq", p(nsq+".Producer", "DeferredPublish"), Message{Topic: "0", Value: "2"}),
+		publish("nsq", p(nsq+".Producer", "DeferredPublishAsync"), Message{Topic: "0", Value: "2"}))
+
+	// Azure Service Bus (a Sender is bound to its queue or topic) and Event Hubs
+	azMsg := Message{Key: "1.SessionID", Value: "1.Body", Headers: "1.ApplicationProperties", EventType: "1.Subject"}
+	add(publish("servicebus", p(azsb+".Sender", "SendMessage"), azMsg),
+		publish("servicebus", p(azsb+".Sender", "SendMessageBatch"), Message{}),
+		publish("servicebus", p(azsb+".Sender", "SendAMQPAnnotatedMessage"), Message{}),
+		publish("servicebus", p(azsb+".Sender", "ScheduleMessages"), Message{Value: "1[].Body"}),
+		publish("eventhubs", p(azeh+".ProducerClient", "SendEventDataBatch"), Message{}))
+
 	// Apache RocketMQ: the Producer interface the client's constructors
 	// return; messages are variadic *primitive.Message
 	add(publish("rocketmq", m(rocketmq+".Producer", "SendSync"), Message{Topic: "1[].Topic", Value: "1[].Body"}),
@@ -357,6 +411,10 @@ var rows = func() []Entry {
 		publish("redis", m(redis9+".cmdable", "Publish"), redisPub), publish("redis", m(redis9+".PubSubCmdable", "Publish"), redisPub),
 		publish("redis", m(redis9+".cmdable", "SPublish"), redisPub), publish("redis", m(redis9+".PubSubCmdable", "SPublish"), redisPub),
 		publish("redis", m(redis9+".cmdable", "XAdd"), redisX), publish("redis", m(redis9+".StreamCmdable", "XAdd"), redisX))
+	// go-redis v7: no context argument
+	redis7Pub, redis7X := Message{Topic: "0", Value: "1"}, Message{Topic: "0.Stream", Value: "0.Values", Key: "0.ID"}
+	add(publish("redis", m(redis7+".cmdable", "Publish"), redis7Pub), publish("redis", m(redis7+".Cmdable", "Publish"), redis7Pub),
+		publish("redis", m(redis7+".cmdable", "XAdd"), redis7X), publish("redis", m(redis7+".Cmdable", "XAdd"), redis7X))
 	for _, n := range []string{"Set", "HSet", "Del", "SetEx", "SetNX", "Expire"} {
 		n8 := n
 		if n == "SetEx" {

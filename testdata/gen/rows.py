@@ -107,6 +107,10 @@ ormcases = [("*gorm.DB", f"x.{m}", A) for m in [
     "Create(&Order{})", "CreateInBatches([]Order{}, 10)", "Save(&Order{})", "Model(&Order{}).Update(\"status\", \"paid\")",
     "Model(&Order{}).Updates(map[string]any{})", "Model(&Order{}).UpdateColumn(\"status\", \"paid\")",
     "Model(&Order{}).UpdateColumns(map[string]any{})", "Delete(&Order{})", "Exec(upd)", "FirstOrCreate(&Order{})"]]
+ormcases += [("*gorm1.DB", f"x.{m}", A) for m in [
+    "Create(&Order{})", "Save(&Order{})", "Model(&Order{}).Update(\"status\", \"paid\")",
+    "Model(&Order{}).Updates(map[string]any{})", "Model(&Order{}).UpdateColumn(\"status\", \"paid\")",
+    "Model(&Order{}).UpdateColumns(map[string]any{})", "Delete(&Order{})", "Exec(upd)", "FirstOrCreate(&Order{})"]]
 ormcases += [("*bun.DB", "x.NewInsert().Model(&Order{}).Exec(ctx)", A), ("*bun.DB", "x.NewUpdate().Model(&Order{}).Exec(ctx)", A),
              ("*bun.DB", "x.NewDelete().Model(&Order{}).Exec(ctx)", A)]
 ormcases += [("dialect.Driver", "sqlgraph.CreateNode(ctx, x, &sqlgraph.CreateSpec{})", A),
@@ -114,7 +118,7 @@ ormcases += [("dialect.Driver", "sqlgraph.CreateNode(ctx, x, &sqlgraph.CreateSpe
              ("dialect.Driver", "sqlgraph.UpdateNode(ctx, x, &sqlgraph.UpdateSpec{})", A),
              ("dialect.Driver", "sqlgraph.UpdateNodes(ctx, x, &sqlgraph.UpdateSpec{})", A),
              ("dialect.Driver", "sqlgraph.DeleteNodes(ctx, x, &sqlgraph.DeleteSpec{})", A)]
-gen("ormrows", ['"entgo.io/ent/dialect"', '"entgo.io/ent/dialect/sql/sqlgraph"', '"github.com/uptrace/bun"', '"gorm.io/gorm"', ''], ormcases)
+gen("ormrows", ['"entgo.io/ent/dialect"', '"entgo.io/ent/dialect/sql/sqlgraph"', 'gorm1 "github.com/jinzhu/gorm"', '"github.com/uptrace/bun"', '"gorm.io/gorm"', ''], ormcases)
 with open("testdata/src/rows/ormrows/ormrows.go", "a") as f:
     f.write("\ntype Order struct{ ID string }\n")
 
@@ -127,6 +131,12 @@ for m in ["InsertOne(ctx, nil)", "InsertMany(ctx, nil)", "UpdateOne(ctx, nil, ni
 for m in ["PutItem(ctx, &dynamodb.PutItemInput{})", "UpdateItem(ctx, &dynamodb.UpdateItemInput{})", "DeleteItem(ctx, &dynamodb.DeleteItemInput{})",
           "BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{})", "TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{})"]:
     storecases.append(("*dynamodb.Client", "x." + m, "OBX001.*TransactWriteItems.*DynamoDB Streams"))
+for n in ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"]:
+    storecases += [("*dynamodb1.DynamoDB", f"x.{n}(&dynamodb1.{n}Input{{}})", "OBX001.*DynamoDB"),
+                   ("*dynamodb1.DynamoDB", f"x.{n}WithContext(ctx, &dynamodb1.{n}Input{{}})", "OBX001.*DynamoDB")]
+for m in ["Insert(nil)", "Update(nil, nil)", "UpdateId(1, nil)", "UpdateAll(nil, nil)", "Upsert(nil, nil)", "UpsertId(1, nil)",
+          "Remove(nil)", "RemoveId(1)", "RemoveAll(nil)"]:
+    storecases.append(("*mgo.Collection", "x." + m, "OBX001.*MongoDB"))
 storecases += [("*gocql.Session", "x.Query(\"UPDATE orders SET status = 'paid' WHERE id = ?\").Exec()", "OBX001.*Cassandra"),
                ("*gocql.Session", "x.ExecuteBatch(x.NewBatch(0))", "OBX001.*Cassandra")]
 for m in ["Set(ctx, nil)", "Create(ctx, nil)", "Update(ctx, nil)", "Delete(ctx)"]:
@@ -134,7 +144,7 @@ for m in ["Set(ctx, nil)", "Create(ctx, nil)", "Update(ctx, nil)", "Delete(ctx)"
 storecases += [("*firestore.CollectionRef", "x.Add(ctx, nil)", "OBX001.*Firestore"), ("*firestore.WriteBatch", "x.Commit(ctx)", "OBX001.*Firestore")]
 for m in ["Set(x.Doc, nil)", "Create(x.Doc, nil)", "Update(x.Doc, nil)", "Delete(x.Doc)"]:
     storecases.append(("fsTx", "x.Tx." + m, "OBX003.*Firestore"))
-gen("storerows", ['"cloud.google.com/go/firestore"', '"github.com/aws/aws-sdk-go-v2/service/dynamodb"', '"github.com/gocql/gocql"',
+gen("storerows", ['"cloud.google.com/go/firestore"', '"github.com/aws/aws-sdk-go-v2/service/dynamodb"', 'dynamodb1 "github.com/aws/aws-sdk-go/service/dynamodb"', '"github.com/gocql/gocql"', 'mgo "gopkg.in/mgo.v2"',
                   '"go.mongodb.org/mongo-driver/mongo"', 'mongo2 "go.mongodb.org/mongo-driver/v2/mongo"', ''], storecases)
 with open("testdata/src/rows/storerows/storerows.go", "a") as f:
     f.write("\n// fsTx pairs a Firestore transaction with a document.\ntype fsTx struct {\n\tTx  *firestore.Transaction\n\tDoc *firestore.DocumentRef\n}\n")
@@ -246,6 +256,29 @@ pubcases = [
     ("rocketmq.Producer", "x.SendSync(ctx, primitive.NewMessage(\"orders\", nil))"),
     ("rocketmq.Producer", "x.SendAsync(ctx, nil, primitive.NewMessage(\"orders\", nil))"),
     ("rocketmq.Producer", "x.SendOneWay(ctx, primitive.NewMessage(\"orders\", nil))"),
+    ("*kinesis1.Kinesis", "x.PutRecord(&kinesis1.PutRecordInput{})"),
+    ("*kinesis1.Kinesis", "x.PutRecordWithContext(ctx, &kinesis1.PutRecordInput{})"),
+    ("*kinesis1.Kinesis", "x.PutRecords(&kinesis1.PutRecordsInput{})"),
+    ("*kinesis1.Kinesis", "x.PutRecordsWithContext(ctx, &kinesis1.PutRecordsInput{})"),
+    ("*eventbridge1.EventBridge", "x.PutEvents(&eventbridge1.PutEventsInput{})"),
+    ("*eventbridge1.EventBridge", "x.PutEventsWithContext(ctx, &eventbridge1.PutEventsInput{})"),
+    ("pulsar.Producer", "x.Send(ctx, &pulsar.ProducerMessage{Payload: []byte(\"{}\")})"),
+    ("pulsar.Producer", "x.SendAsync(ctx, &pulsar.ProducerMessage{}, nil)"),
+    ("*nsq.Producer", "x.Publish(\"orders\", nil)"),
+    ("*nsq.Producer", "x.PublishAsync(\"orders\", nil, nil)"),
+    ("*nsq.Producer", "x.MultiPublish(\"orders\", nil)"),
+    ("*nsq.Producer", "x.MultiPublishAsync(\"orders\", nil, nil)"),
+    ("*nsq.Producer", "x.DeferredPublish(\"orders\", 0, nil)"),
+    ("*nsq.Producer", "x.DeferredPublishAsync(\"orders\", 0, nil, nil)"),
+    ("*azservicebus.Sender", "x.SendMessage(ctx, &azservicebus.Message{Body: []byte(\"{}\")}, nil)"),
+    ("*azservicebus.Sender", "x.SendMessageBatch(ctx, nil, nil)"),
+    ("*azservicebus.Sender", "x.SendAMQPAnnotatedMessage(ctx, nil, nil)"),
+    ("*azservicebus.Sender", "x.ScheduleMessages(ctx, nil, time.Now(), nil)"),
+    ("*azeventhubs.ProducerClient", "x.SendEventDataBatch(ctx, nil, nil)"),
+    ("redis7.Cmdable", "x.Publish(\"orders\", \"{}\")"),
+    ("redis7.Cmdable", "x.XAdd(&redis7.XAddArgs{Stream: \"orders\"})"),
+    ("*redis7.Client", "x.Publish(\"orders\", \"{}\")"),
+    ("*redis7.Client", "x.XAdd(&redis7.XAddArgs{Stream: \"orders\"})"),
 ]
 out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     '"cloud.google.com/go/pubsub"', 'pubsub2 "cloud.google.com/go/pubsub/v2"', 'sarama "github.com/IBM/sarama"',
@@ -261,7 +294,11 @@ out = [PUBHEAD.format(imports="\n".join("\t" + i for i in [
     'fluxamqp "github.com/absmach/fluxmq/client/amqp"', 'cdkpubsub "gocloud.dev/pubsub"',
     'cloudevents "github.com/cloudevents/sdk-go/v2"',
     'sns1 "github.com/aws/aws-sdk-go/service/sns"', 'sqs1 "github.com/aws/aws-sdk-go/service/sqs"',
-    '"github.com/apache/rocketmq-client-go/v2"', '"github.com/apache/rocketmq-client-go/v2/primitive"']))]
+    '"github.com/apache/rocketmq-client-go/v2"', '"github.com/apache/rocketmq-client-go/v2/primitive"',
+    'kinesis1 "github.com/aws/aws-sdk-go/service/kinesis"', 'eventbridge1 "github.com/aws/aws-sdk-go/service/eventbridge"',
+    '"github.com/apache/pulsar-client-go/pulsar"', 'nsq "github.com/nsqio/go-nsq"',
+    '"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus"', '"github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs/v2"',
+    'redis7 "github.com/go-redis/redis/v7"', '"time"']))]
 for i, (typ, call) in enumerate(pubcases):
     out.append(f'''
 func pos{i}(x {typ}) {{

@@ -7,6 +7,7 @@ import (
 	"context"
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	gorm1 "github.com/jinzhu/gorm"
 	"github.com/uptrace/bun"
 	"gorm.io/gorm"
 
@@ -118,75 +119,156 @@ func neg9(x *gorm.DB) {
 	x.FirstOrCreate(&Order{})
 }
 
-func pos10(x *bun.DB) {
+func pos10(x *gorm1.DB) {
+	x.Create(&Order{})
+	pub() // want "OBX001"
+}
+
+func neg10(x *gorm1.DB) {
+	x.Create(&Order{})
+}
+
+func pos11(x *gorm1.DB) {
+	x.Save(&Order{})
+	pub() // want "OBX001"
+}
+
+func neg11(x *gorm1.DB) {
+	x.Save(&Order{})
+}
+
+func pos12(x *gorm1.DB) {
+	x.Model(&Order{}).Update("status", "paid")
+	pub() // want "OBX001"
+}
+
+func neg12(x *gorm1.DB) {
+	x.Model(&Order{}).Update("status", "paid")
+}
+
+func pos13(x *gorm1.DB) {
+	x.Model(&Order{}).Updates(map[string]any{})
+	pub() // want "OBX001"
+}
+
+func neg13(x *gorm1.DB) {
+	x.Model(&Order{}).Updates(map[string]any{})
+}
+
+func pos14(x *gorm1.DB) {
+	x.Model(&Order{}).UpdateColumn("status", "paid")
+	pub() // want "OBX001"
+}
+
+func neg14(x *gorm1.DB) {
+	x.Model(&Order{}).UpdateColumn("status", "paid")
+}
+
+func pos15(x *gorm1.DB) {
+	x.Model(&Order{}).UpdateColumns(map[string]any{})
+	pub() // want "OBX001"
+}
+
+func neg15(x *gorm1.DB) {
+	x.Model(&Order{}).UpdateColumns(map[string]any{})
+}
+
+func pos16(x *gorm1.DB) {
+	x.Delete(&Order{})
+	pub() // want "OBX001"
+}
+
+func neg16(x *gorm1.DB) {
+	x.Delete(&Order{})
+}
+
+func pos17(x *gorm1.DB) {
+	x.Exec(upd)
+	pub() // want "OBX001"
+}
+
+func neg17(x *gorm1.DB) {
+	x.Exec(upd)
+}
+
+func pos18(x *gorm1.DB) {
+	x.FirstOrCreate(&Order{})
+	pub() // want "OBX001"
+}
+
+func neg18(x *gorm1.DB) {
+	x.FirstOrCreate(&Order{})
+}
+
+func pos19(x *bun.DB) {
 	x.NewInsert().Model(&Order{}).Exec(ctx)
 	pub() // want "OBX001"
 }
 
-func neg10(x *bun.DB) {
+func neg19(x *bun.DB) {
 	x.NewInsert().Model(&Order{}).Exec(ctx)
 }
 
-func pos11(x *bun.DB) {
+func pos20(x *bun.DB) {
 	x.NewUpdate().Model(&Order{}).Exec(ctx)
 	pub() // want "OBX001"
 }
 
-func neg11(x *bun.DB) {
+func neg20(x *bun.DB) {
 	x.NewUpdate().Model(&Order{}).Exec(ctx)
 }
 
-func pos12(x *bun.DB) {
+func pos21(x *bun.DB) {
 	x.NewDelete().Model(&Order{}).Exec(ctx)
 	pub() // want "OBX001"
 }
 
-func neg12(x *bun.DB) {
+func neg21(x *bun.DB) {
 	x.NewDelete().Model(&Order{}).Exec(ctx)
 }
 
-func pos13(x dialect.Driver) {
+func pos22(x dialect.Driver) {
 	sqlgraph.CreateNode(ctx, x, &sqlgraph.CreateSpec{})
 	pub() // want "OBX001"
 }
 
-func neg13(x dialect.Driver) {
+func neg22(x dialect.Driver) {
 	sqlgraph.CreateNode(ctx, x, &sqlgraph.CreateSpec{})
 }
 
-func pos14(x dialect.Driver) {
+func pos23(x dialect.Driver) {
 	sqlgraph.BatchCreate(ctx, x, &sqlgraph.BatchCreateSpec{})
 	pub() // want "OBX001"
 }
 
-func neg14(x dialect.Driver) {
+func neg23(x dialect.Driver) {
 	sqlgraph.BatchCreate(ctx, x, &sqlgraph.BatchCreateSpec{})
 }
 
-func pos15(x dialect.Driver) {
+func pos24(x dialect.Driver) {
 	sqlgraph.UpdateNode(ctx, x, &sqlgraph.UpdateSpec{})
 	pub() // want "OBX001"
 }
 
-func neg15(x dialect.Driver) {
+func neg24(x dialect.Driver) {
 	sqlgraph.UpdateNode(ctx, x, &sqlgraph.UpdateSpec{})
 }
 
-func pos16(x dialect.Driver) {
+func pos25(x dialect.Driver) {
 	sqlgraph.UpdateNodes(ctx, x, &sqlgraph.UpdateSpec{})
 	pub() // want "OBX001"
 }
 
-func neg16(x dialect.Driver) {
+func neg25(x dialect.Driver) {
 	sqlgraph.UpdateNodes(ctx, x, &sqlgraph.UpdateSpec{})
 }
 
-func pos17(x dialect.Driver) {
+func pos26(x dialect.Driver) {
 	sqlgraph.DeleteNodes(ctx, x, &sqlgraph.DeleteSpec{})
 	pub() // want "OBX001"
 }
 
-func neg17(x dialect.Driver) {
+func neg26(x dialect.Driver) {
 	sqlgraph.DeleteNodes(ctx, x, &sqlgraph.DeleteSpec{})
 }
 

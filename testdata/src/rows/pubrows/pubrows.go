@@ -9,6 +9,8 @@ import (
 
 	"cloud.google.com/go/pubsub"
 	pubsub2 "cloud.google.com/go/pubsub/v2"
+	"github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs/v2"
+	"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus"
 	sarama "github.com/IBM/sarama"
 	machinery "github.com/RichardKnop/machinery/v1"
 	"github.com/RichardKnop/machinery/v1/tasks"
@@ -16,6 +18,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/components/cqrs"
 	"github.com/ThreeDotsLabs/watermill/message"
 	fluxamqp "github.com/absmach/fluxmq/client/amqp"
+	"github.com/apache/pulsar-client-go/pulsar"
 	"github.com/apache/rocketmq-client-go/v2"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -23,23 +26,28 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/kinesis"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	eventbridge1 "github.com/aws/aws-sdk-go/service/eventbridge"
+	kinesis1 "github.com/aws/aws-sdk-go/service/kinesis"
 	sns1 "github.com/aws/aws-sdk-go/service/sns"
 	sqs1 "github.com/aws/aws-sdk-go/service/sqs"
 	cloudevents "github.com/cloudevents/sdk-go/v2"
 	ckafka "github.com/confluentinc/confluent-kafka-go/kafka"
 	ckafka2 "github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	mqtt "github.com/eclipse/paho.mqtt.golang"
+	redis7 "github.com/go-redis/redis/v7"
 	redis8 "github.com/go-redis/redis/v8"
 	"github.com/hibiken/asynq"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/stan.go"
+	nsq "github.com/nsqio/go-nsq"
 	amqp "github.com/rabbitmq/amqp091-go"
 	"github.com/redis/go-redis/v9"
 	"github.com/segmentio/kafka-go"
 	streadway "github.com/streadway/amqp"
 	"github.com/twmb/franz-go/pkg/kgo"
 	cdkpubsub "gocloud.dev/pubsub"
+	"time"
 )
 
 var (
@@ -821,4 +829,211 @@ func pos85(x rocketmq.Producer) {
 
 func neg85(x rocketmq.Producer) {
 	x.SendOneWay(ctx, primitive.NewMessage("orders", nil))
+}
+
+func pos86(x *kinesis1.Kinesis) {
+	save()
+	x.PutRecord(&kinesis1.PutRecordInput{}) // want "OBX001"
+}
+
+func neg86(x *kinesis1.Kinesis) {
+	x.PutRecord(&kinesis1.PutRecordInput{})
+}
+
+func pos87(x *kinesis1.Kinesis) {
+	save()
+	x.PutRecordWithContext(ctx, &kinesis1.PutRecordInput{}) // want "OBX001"
+}
+
+func neg87(x *kinesis1.Kinesis) {
+	x.PutRecordWithContext(ctx, &kinesis1.PutRecordInput{})
+}
+
+func pos88(x *kinesis1.Kinesis) {
+	save()
+	x.PutRecords(&kinesis1.PutRecordsInput{}) // want "OBX001"
+}
+
+func neg88(x *kinesis1.Kinesis) {
+	x.PutRecords(&kinesis1.PutRecordsInput{})
+}
+
+func pos89(x *kinesis1.Kinesis) {
+	save()
+	x.PutRecordsWithContext(ctx, &kinesis1.PutRecordsInput{}) // want "OBX001"
+}
+
+func neg89(x *kinesis1.Kinesis) {
+	x.PutRecordsWithContext(ctx, &kinesis1.PutRecordsInput{})
+}
+
+func pos90(x *eventbridge1.EventBridge) {
+	save()
+	x.PutEvents(&eventbridge1.PutEventsInput{}) // want "OBX001"
+}
+
+func neg90(x *eventbridge1.EventBridge) {
+	x.PutEvents(&eventbridge1.PutEventsInput{})
+}
+
+func pos91(x *eventbridge1.EventBridge) {
+	save()
+	x.PutEventsWithContext(ctx, &eventbridge1.PutEventsInput{}) // want "OBX001"
+}
+
+func neg91(x *eventbridge1.EventBridge) {
+	x.PutEventsWithContext(ctx, &eventbridge1.PutEventsInput{})
+}
+
+func pos92(x pulsar.Producer) {
+	save()
+	x.Send(ctx, &pulsar.ProducerMessage{Payload: []byte("{}")}) // want "OBX001"
+}
+
+func neg92(x pulsar.Producer) {
+	x.Send(ctx, &pulsar.ProducerMessage{Payload: []byte("{}")})
+}
+
+func pos93(x pulsar.Producer) {
+	save()
+	x.SendAsync(ctx, &pulsar.ProducerMessage{}, nil) // want "OBX001"
+}
+
+func neg93(x pulsar.Producer) {
+	x.SendAsync(ctx, &pulsar.ProducerMessage{}, nil)
+}
+
+func pos94(x *nsq.Producer) {
+	save()
+	x.Publish("orders", nil) // want "OBX001"
+}
+
+func neg94(x *nsq.Producer) {
+	x.Publish("orders", nil)
+}
+
+func pos95(x *nsq.Producer) {
+	save()
+	x.PublishAsync("orders", nil, nil) // want "OBX001"
+}
+
+func neg95(x *nsq.Producer) {
+	x.PublishAsync("orders", nil, nil)
+}
+
+func pos96(x *nsq.Producer) {
+	save()
+	x.MultiPublish("orders", nil) // want "OBX001"
+}
+
+func neg96(x *nsq.Producer) {
+	x.MultiPublish("orders", nil)
+}
+
+func pos97(x *nsq.Producer) {
+	save()
+	x.MultiPublishAsync("orders", nil, nil) // want "OBX001"
+}
+
+func neg97(x *nsq.Producer) {
+	x.MultiPublishAsync("orders", nil, nil)
+}
+
+func pos98(x *nsq.Producer) {
+	save()
+	x.DeferredPublish("orders", 0, nil) // want "OBX001"
+}
+
+func neg98(x *nsq.Producer) {
+	x.DeferredPublish("orders", 0, nil)
+}
+
+func pos99(x *nsq.Producer) {
+	save()
+	x.DeferredPublishAsync("orders", 0, nil, nil) // want "OBX001"
+}
+
+func neg99(x *nsq.Producer) {
+	x.DeferredPublishAsync("orders", 0, nil, nil)
+}
+
+func pos100(x *azservicebus.Sender) {
+	save()
+	x.SendMessage(ctx, &azservicebus.Message{Body: []byte("{}")}, nil) // want "OBX001"
+}
+
+func neg100(x *azservicebus.Sender) {
+	x.SendMessage(ctx, &azservicebus.Message{Body: []byte("{}")}, nil)
+}
+
+func pos101(x *azservicebus.Sender) {
+	save()
+	x.SendMessageBatch(ctx, nil, nil) // want "OBX001"
+}
+
+func neg101(x *azservicebus.Sender) {
+	x.SendMessageBatch(ctx, nil, nil)
+}
+
+func pos102(x *azservicebus.Sender) {
+	save()
+	x.SendAMQPAnnotatedMessage(ctx, nil, nil) // want "OBX001"
+}
+
+func neg102(x *azservicebus.Sender) {
+	x.SendAMQPAnnotatedMessage(ctx, nil, nil)
+}
+
+func pos103(x *azservicebus.Sender) {
+	save()
+	x.ScheduleMessages(ctx, nil, time.Now(), nil) // want "OBX001"
+}
+
+func neg103(x *azservicebus.Sender) {
+	x.ScheduleMessages(ctx, nil, time.Now(), nil)
+}
+
+func pos104(x *azeventhubs.ProducerClient) {
+	save()
+	x.SendEventDataBatch(ctx, nil, nil) // want "OBX001"
+}
+
+func neg104(x *azeventhubs.ProducerClient) {
+	x.SendEventDataBatch(ctx, nil, nil)
+}
+
+func pos105(x redis7.Cmdable) {
+	save()
+	x.Publish("orders", "{}") // want "OBX001"
+}
+
+func neg105(x redis7.Cmdable) {
+	x.Publish("orders", "{}")
+}
+
+func pos106(x redis7.Cmdable) {
+	save()
+	x.XAdd(&redis7.XAddArgs{Stream: "orders"}) // want "OBX001"
+}
+
+func neg106(x redis7.Cmdable) {
+	x.XAdd(&redis7.XAddArgs{Stream: "orders"})
+}
+
+func pos107(x *redis7.Client) {
+	save()
+	x.Publish("orders", "{}") // want "OBX001"
+}
+
+func neg107(x *redis7.Client) {
+	x.Publish("orders", "{}")
+}
+
+func pos108(x *redis7.Client) {
+	save()
+	x.XAdd(&redis7.XAddArgs{Stream: "orders"}) // want "OBX001"
+}
+
+func neg108(x *redis7.Client) {
+	x.XAdd(&redis7.XAddArgs{Stream: "orders"})
 }

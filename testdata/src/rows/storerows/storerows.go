@@ -7,9 +7,11 @@ import (
 	"cloud.google.com/go/firestore"
 	"context"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	dynamodb1 "github.com/aws/aws-sdk-go/service/dynamodb"
 	"github.com/gocql/gocql"
 	"go.mongodb.org/mongo-driver/mongo"
 	mongo2 "go.mongodb.org/mongo-driver/v2/mongo"
+	mgo "gopkg.in/mgo.v2"
 
 	"github.com/segmentio/kafka-go"
 )
@@ -290,111 +292,282 @@ func neg28(x *dynamodb.Client) {
 	x.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{})
 }
 
-func pos29(x *gocql.Session) {
+func pos29(x *dynamodb1.DynamoDB) {
+	x.PutItem(&dynamodb1.PutItemInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg29(x *dynamodb1.DynamoDB) {
+	x.PutItem(&dynamodb1.PutItemInput{})
+}
+
+func pos30(x *dynamodb1.DynamoDB) {
+	x.PutItemWithContext(ctx, &dynamodb1.PutItemInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg30(x *dynamodb1.DynamoDB) {
+	x.PutItemWithContext(ctx, &dynamodb1.PutItemInput{})
+}
+
+func pos31(x *dynamodb1.DynamoDB) {
+	x.UpdateItem(&dynamodb1.UpdateItemInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg31(x *dynamodb1.DynamoDB) {
+	x.UpdateItem(&dynamodb1.UpdateItemInput{})
+}
+
+func pos32(x *dynamodb1.DynamoDB) {
+	x.UpdateItemWithContext(ctx, &dynamodb1.UpdateItemInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg32(x *dynamodb1.DynamoDB) {
+	x.UpdateItemWithContext(ctx, &dynamodb1.UpdateItemInput{})
+}
+
+func pos33(x *dynamodb1.DynamoDB) {
+	x.DeleteItem(&dynamodb1.DeleteItemInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg33(x *dynamodb1.DynamoDB) {
+	x.DeleteItem(&dynamodb1.DeleteItemInput{})
+}
+
+func pos34(x *dynamodb1.DynamoDB) {
+	x.DeleteItemWithContext(ctx, &dynamodb1.DeleteItemInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg34(x *dynamodb1.DynamoDB) {
+	x.DeleteItemWithContext(ctx, &dynamodb1.DeleteItemInput{})
+}
+
+func pos35(x *dynamodb1.DynamoDB) {
+	x.BatchWriteItem(&dynamodb1.BatchWriteItemInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg35(x *dynamodb1.DynamoDB) {
+	x.BatchWriteItem(&dynamodb1.BatchWriteItemInput{})
+}
+
+func pos36(x *dynamodb1.DynamoDB) {
+	x.BatchWriteItemWithContext(ctx, &dynamodb1.BatchWriteItemInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg36(x *dynamodb1.DynamoDB) {
+	x.BatchWriteItemWithContext(ctx, &dynamodb1.BatchWriteItemInput{})
+}
+
+func pos37(x *dynamodb1.DynamoDB) {
+	x.TransactWriteItems(&dynamodb1.TransactWriteItemsInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg37(x *dynamodb1.DynamoDB) {
+	x.TransactWriteItems(&dynamodb1.TransactWriteItemsInput{})
+}
+
+func pos38(x *dynamodb1.DynamoDB) {
+	x.TransactWriteItemsWithContext(ctx, &dynamodb1.TransactWriteItemsInput{})
+	pub() // want "OBX001.*DynamoDB"
+}
+
+func neg38(x *dynamodb1.DynamoDB) {
+	x.TransactWriteItemsWithContext(ctx, &dynamodb1.TransactWriteItemsInput{})
+}
+
+func pos39(x *mgo.Collection) {
+	x.Insert(nil)
+	pub() // want "OBX001.*MongoDB"
+}
+
+func neg39(x *mgo.Collection) {
+	x.Insert(nil)
+}
+
+func pos40(x *mgo.Collection) {
+	x.Update(nil, nil)
+	pub() // want "OBX001.*MongoDB"
+}
+
+func neg40(x *mgo.Collection) {
+	x.Update(nil, nil)
+}
+
+func pos41(x *mgo.Collection) {
+	x.UpdateId(1, nil)
+	pub() // want "OBX001.*MongoDB"
+}
+
+func neg41(x *mgo.Collection) {
+	x.UpdateId(1, nil)
+}
+
+func pos42(x *mgo.Collection) {
+	x.UpdateAll(nil, nil)
+	pub() // want "OBX001.*MongoDB"
+}
+
+func neg42(x *mgo.Collection) {
+	x.UpdateAll(nil, nil)
+}
+
+func pos43(x *mgo.Collection) {
+	x.Upsert(nil, nil)
+	pub() // want "OBX001.*MongoDB"
+}
+
+func neg43(x *mgo.Collection) {
+	x.Upsert(nil, nil)
+}
+
+func pos44(x *mgo.Collection) {
+	x.UpsertId(1, nil)
+	pub() // want "OBX001.*MongoDB"
+}
+
+func neg44(x *mgo.Collection) {
+	x.UpsertId(1, nil)
+}
+
+func pos45(x *mgo.Collection) {
+	x.Remove(nil)
+	pub() // want "OBX001.*MongoDB"
+}
+
+func neg45(x *mgo.Collection) {
+	x.Remove(nil)
+}
+
+func pos46(x *mgo.Collection) {
+	x.RemoveId(1)
+	pub() // want "OBX001.*MongoDB"
+}
+
+func neg46(x *mgo.Collection) {
+	x.RemoveId(1)
+}
+
+func pos47(x *mgo.Collection) {
+	x.RemoveAll(nil)
+	pub() // want "OBX001.*MongoDB"
+}
+
+func neg47(x *mgo.Collection) {
+	x.RemoveAll(nil)
+}
+
+func pos48(x *gocql.Session) {
 	x.Query("UPDATE orders SET status = 'paid' WHERE id = ?").Exec()
 	pub() // want "OBX001.*Cassandra"
 }
 
-func neg29(x *gocql.Session) {
+func neg48(x *gocql.Session) {
 	x.Query("UPDATE orders SET status = 'paid' WHERE id = ?").Exec()
 }
 
-func pos30(x *gocql.Session) {
+func pos49(x *gocql.Session) {
 	x.ExecuteBatch(x.NewBatch(0))
 	pub() // want "OBX001.*Cassandra"
 }
 
-func neg30(x *gocql.Session) {
+func neg49(x *gocql.Session) {
 	x.ExecuteBatch(x.NewBatch(0))
 }
 
-func pos31(x *firestore.DocumentRef) {
+func pos50(x *firestore.DocumentRef) {
 	x.Set(ctx, nil)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg31(x *firestore.DocumentRef) {
+func neg50(x *firestore.DocumentRef) {
 	x.Set(ctx, nil)
 }
 
-func pos32(x *firestore.DocumentRef) {
+func pos51(x *firestore.DocumentRef) {
 	x.Create(ctx, nil)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg32(x *firestore.DocumentRef) {
+func neg51(x *firestore.DocumentRef) {
 	x.Create(ctx, nil)
 }
 
-func pos33(x *firestore.DocumentRef) {
+func pos52(x *firestore.DocumentRef) {
 	x.Update(ctx, nil)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg33(x *firestore.DocumentRef) {
+func neg52(x *firestore.DocumentRef) {
 	x.Update(ctx, nil)
 }
 
-func pos34(x *firestore.DocumentRef) {
+func pos53(x *firestore.DocumentRef) {
 	x.Delete(ctx)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg34(x *firestore.DocumentRef) {
+func neg53(x *firestore.DocumentRef) {
 	x.Delete(ctx)
 }
 
-func pos35(x *firestore.CollectionRef) {
+func pos54(x *firestore.CollectionRef) {
 	x.Add(ctx, nil)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg35(x *firestore.CollectionRef) {
+func neg54(x *firestore.CollectionRef) {
 	x.Add(ctx, nil)
 }
 
-func pos36(x *firestore.WriteBatch) {
+func pos55(x *firestore.WriteBatch) {
 	x.Commit(ctx)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg36(x *firestore.WriteBatch) {
+func neg55(x *firestore.WriteBatch) {
 	x.Commit(ctx)
 }
 
-func pos37(x fsTx) {
+func pos56(x fsTx) {
 	x.Tx.Set(x.Doc, nil)
 	pub() // want "OBX003.*Firestore"
 }
 
-func neg37(x fsTx) {
+func neg56(x fsTx) {
 	x.Tx.Set(x.Doc, nil)
 }
 
-func pos38(x fsTx) {
+func pos57(x fsTx) {
 	x.Tx.Create(x.Doc, nil)
 	pub() // want "OBX003.*Firestore"
 }
 
-func neg38(x fsTx) {
+func neg57(x fsTx) {
 	x.Tx.Create(x.Doc, nil)
 }
 
-func pos39(x fsTx) {
+func pos58(x fsTx) {
 	x.Tx.Update(x.Doc, nil)
 	pub() // want "OBX003.*Firestore"
 }
 
-func neg39(x fsTx) {
+func neg58(x fsTx) {
 	x.Tx.Update(x.Doc, nil)
 }
 
-func pos40(x fsTx) {
+func pos59(x fsTx) {
 	x.Tx.Delete(x.Doc)
 	pub() // want "OBX003.*Firestore"
 }
 
-func neg40(x fsTx) {
+func neg59(x fsTx) {
 	x.Tx.Delete(x.Doc)
 }
 

@@ -22,6 +22,8 @@ import (
 	mongo2 "go.mongodb.org/mongo-driver/v2/mongo"
 	"gorm.io/gorm"
 
+	gorm1 "github.com/jinzhu/gorm"
+
 	"outbox"
 )
 
@@ -246,6 +248,37 @@ func posGorm(db *gorm.DB) {
 
 func negGorm(db *gorm.DB) {
 	db.Transaction(func(tx *gorm.DB) error {
+		tx.Create(&Order{})
+		return tx.Create(&OutboxMessage{}).Error
+	})
+	tx := db.Begin()
+	tx.Save(&Order{})
+	tx.Table("outbox").Create(map[string]any{})
+	tx.Commit()
+	tx2 := db.Begin()
+	tx2.Rollback()
+}
+
+// jinzhu/gorm (gorm v1): the same shapes as gorm v2
+func posGorm1(db *gorm1.DB) {
+	db.Transaction(func(tx *gorm1.DB) error {
+		tx.Create(&Order{})
+		pub() // want "OBX003"
+		return nil
+	})
+	pub() // want "OBX002"
+	tx := db.Begin()
+	tx.Save(&Order{})
+	tx.Commit()
+	pub() // want "OBX002"
+	tx2 := db.Begin()
+	tx2.Save(&Order{})
+	pub() // want "OBX003"
+	tx2.Rollback()
+}
+
+func negGorm1(db *gorm1.DB) {
+	db.Transaction(func(tx *gorm1.DB) error {
 		tx.Create(&Order{})
 		return tx.Create(&OutboxMessage{}).Error
 	})
