@@ -707,6 +707,9 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 			c.add(evWrite, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal, Covered: true}, h, base, wc)
 			return
 		}
+		if c.tempTableCopy(call, row) {
+			return // filling a temporary table for a join: the transaction drops it
+		}
 		if c.outboxTarget(call, row) {
 			c.add(evOutbox, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal}, h, base, wc)
 			return
@@ -1382,6 +1385,57 @@ func (c *collector) outboxTarget(call *ast.CallExpr, row *catalog.Entry) bool {
 		e = inner.Fun
 	}
 	return false
+}
+
+// tempTableCopy reports whether a CopyFrom fills a temporary table the
+// same function creates: the table identifier is a variable the function
+// also formats into a CREATE TEMP[ORARY] TABLE statement (the name built at
+// run time, the table dropped at commit). Such a copy stages ids for a
+// read, it stores nothing an event could announce.
+func (c *collector) tempTableCopy(call *ast.CallExpr, row *catalog.Entry) bool {
+	if !strings.HasSuffix(row.Name, ".CopyFrom") || c.body == nil || len(call.Args) < 2 {
+		return false
+	}
+	lit, ok := ast.Unparen(call.Args[1]).(*ast.CompositeLit)
+	if !ok || len(lit.Elts) == 0 {
+		return false
+	}
+	id, ok := ast.Unparen(lit.Elts[len(lit.Elts)-1]).(*ast.Ident)
+	if !ok || c.info.Uses[id] == nil {
+		return false
+	}
+	table := c.info.Uses[id]
+	found := false
+	ast.Inspect(c.body, func(n ast.Node) bool {
+		fc, ok := n.(*ast.CallExpr)
+		if !ok || found || len(fc.Args) < 2 {
+			return !found
+		}
+		format, ok := c.constString(fc.Args[0])
+		if !ok || !isCreateTemp(format) {
+			return true
+		}
+		for _, a := range fc.Args[1:] {
+			if aid, ok := ast.Unparen(a).(*ast.Ident); ok && c.info.Uses[aid] == table {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isCreateTemp reports whether SQL text creates a temporary table.
+func isCreateTemp(sql string) bool {
+	f := strings.Fields(strings.ToUpper(sql))
+	if len(f) < 3 || f[0] != "CREATE" {
+		return false
+	}
+	i := 1
+	if f[i] == "GLOBAL" || f[i] == "LOCAL" {
+		i++
+	}
+	return i+1 < len(f) && (f[i] == "TEMP" || f[i] == "TEMPORARY") && f[i+1] == "TABLE"
 }
 
 // dynamoOutboxItem reports whether a TransactWriteItems call puts an item
