@@ -234,6 +234,7 @@ var storeAdvice = map[string]string{
 	"mongodb":   "insert an outbox document in the same MongoDB transaction (session.WithTransaction), or publish from a change stream",
 	"cassandra": "Cassandra has no multi-table transaction: write the event to an outbox table in the same LOGGED BATCH, or use CDC",
 	"firestore": "write an outbox document in the same RunTransaction, and publish it from a trigger or relay",
+	"rethinkdb": "RethinkDB has no multi-document transaction: publish from a changefeed on the written table, or keep the pending event in the written document for a relay",
 }
 
 // located is a finding whose publish call was found in the loaded syntax.

@@ -47,6 +47,7 @@ const (
 	MongoDB   = "mongodb"
 	Cassandra = "cassandra"
 	Firestore = "firestore"
+	RethinkDB = "rethinkdb"
 	Redis     = "redis"
 )
 

@@ -49,6 +49,9 @@ const (
 	redis7     = "github.com/go-redis/redis/v7"
 	gorm1      = "github.com/jinzhu/gorm"
 	mgo        = "gopkg.in/mgo.v2"
+	gorp2      = "github.com/go-gorp/gorp"
+	gorp3      = "github.com/go-gorp/gorp/v3"
+	rethink    = "gopkg.in/rethinkdb/rethinkdb-go.v6"
 	stan       = "github.com/nats-io/stan.go"
 	asynq      = "github.com/hibiken/asynq"
 	paho       = "github.com/eclipse/paho.mqtt.golang"
@@ -68,13 +71,14 @@ var clientModules = []string{
 	"github.com/absmach/fluxmq", "gocloud.dev", "entgo.io/ent", "github.com/cloudevents/sdk-go",
 	"github.com/aws/aws-sdk-go", "github.com/apache/rocketmq-client-go",
 	"github.com/apache/pulsar-client-go", nsq, "github.com/Azure/azure-sdk-for-go/sdk/messaging",
-	gorm1, mgo,
+	gorm1, mgo, gorp2, rethink,
 }
 
 // txTypeNames are the types whose values are open transactions.
 var txTypeNames = []string{
 	"database/sql.Tx", pgx5 + ".Tx", pgx5pool + ".Tx", pgx4 + ".Tx", pgx4pool + ".Tx",
 	sqlx + ".Tx", bun + ".Tx", firestore + ".Transaction", mongo1 + ".SessionContext",
+	gorp2 + ".Transaction", gorp3 + ".Transaction",
 }
 
 func m(recv, method string) string { return "(" + recv + ")." + method }
@@ -219,6 +223,26 @@ var rows = func() []Entry {
 	add(exec(p(gorm1+".DB", "Exec"), 0), txFunc(SQL, p(gorm1+".DB", "Transaction"), 0),
 		tx(Begin, SQL, p(gorm1+".DB", "Begin")), tx(Commit, SQL, p(gorm1+".DB", "Commit")), tx(Rollback, SQL, p(gorm1+".DB", "Rollback")))
 
+	// gorp (v2 and v3): the SqlExecutor interface WithContext returns, the
+	// DbMap and its Transaction. The Select family runs the SQL it is given
+	// (an INSERT ... RETURNING through SelectOne is a write).
+	for _, g := range []string{gorp2, gorp3} {
+		for _, recv := range []func(string) string{
+			func(n string) string { return m(g+".SqlExecutor", n) },
+			func(n string) string { return p(g+".DbMap", n) },
+			func(n string) string { return p(g+".Transaction", n) },
+		} {
+			add(exec(recv("Exec"), 0), query(recv("Query"), 0), query(recv("QueryRow"), 0),
+				query(recv("Select"), 1), query(recv("SelectOne"), 1),
+				write(SQL, recv("Insert")), write(SQL, recv("Update")), write(SQL, recv("Delete")))
+			for _, n := range []string{"SelectInt", "SelectNullInt", "SelectFloat", "SelectNullFloat", "SelectStr", "SelectNullStr"} {
+				add(query(recv(n), 0))
+			}
+		}
+		add(write(SQL, p(g+".DbMap", "UpdateColumns")), write(SQL, p(g+".Transaction", "UpdateColumns")),
+			tx(Begin, SQL, p(g+".DbMap", "Begin")), tx(Commit, SQL, p(g+".Transaction", "Commit")), tx(Rollback, SQL, p(g+".Transaction", "Rollback")))
+	}
+
 	// bun: the query builders' Exec; the handle is the root of the chain.
 	for _, q := range []string{"InsertQuery", "UpdateQuery", "DeleteQuery"} {
 		add(write(SQL, p(bun+"."+q, "Exec")))
@@ -245,6 +269,10 @@ var rows = func() []Entry {
 	for _, n := range []string{"Insert", "Update", "UpdateId", "UpdateAll", "Upsert", "UpsertId", "Remove", "RemoveId", "RemoveAll"} {
 		add(write(MongoDB, p(mgo+".Collection", n)))
 	}
+
+	// RethinkDB: RunWrite runs a write query (Insert, Update, Replace,
+	// Delete); Run and Exec run reads and DDL as well, so they are left out
+	add(write(RethinkDB, m(rethink+".Term", "RunWrite")))
 
 	// DynamoDB (SDK v2, and v1 plain and WithContext)
 	for _, n := range []string{"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"} {

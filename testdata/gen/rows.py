@@ -103,6 +103,19 @@ for v, pgx, pool in [("5", "pgx", "pgxpool"), ("4", "pgx4", "pgxpool4")]:
                      (typ, f"x.CopyFrom(ctx, {pgx}.Identifier{{\"orders\"}}, nil, nil)", rule)]
 gen("pgxrows", ['"github.com/jackc/pgx/v5"', '"github.com/jackc/pgx/v5/pgxpool"', 'pgx4 "github.com/jackc/pgx/v4"', 'pgxpool4 "github.com/jackc/pgx/v4/pgxpool"', ''], pgxcases)
 
+gorpcases = []
+for g in ["gorp", "gorp3"]:
+    for typ, rule in [(f"*{g}.DbMap", A), (f"{g}.SqlExecutor", A), (f"*{g}.Transaction", T)]:
+        gorpcases += [(typ, "x.Exec(upd)", rule), (typ, "x.Query(@Q)", rule), (typ, "x.QueryRow(@Q)", rule),
+                      (typ, "x.Select(nil, @Q)", rule), (typ, "x.SelectOne(nil, @Q)", rule),
+                      (typ, "x.Insert(&Order{})", rule), (typ, "x.Update(&Order{})", rule), (typ, "x.Delete(&Order{})", rule)]
+        gorpcases += [(typ, f"x.{n}(@Q)", rule) for n in ["SelectInt", "SelectNullInt", "SelectFloat", "SelectNullFloat", "SelectStr", "SelectNullStr"]]
+        if typ.startswith("*"):
+            gorpcases.append((typ, "x.UpdateColumns(nil, &Order{})", rule))
+gen("gorprows", ['"github.com/go-gorp/gorp"', 'gorp3 "github.com/go-gorp/gorp/v3"', ''], gorpcases)
+with open("testdata/src/rows/gorprows/gorprows.go", "a") as f:
+    f.write("\ntype Order struct{ ID string }\n")
+
 ormcases = [("*gorm.DB", f"x.{m}", A) for m in [
     "Create(&Order{})", "CreateInBatches([]Order{}, 10)", "Save(&Order{})", "Model(&Order{}).Update(\"status\", \"paid\")",
     "Model(&Order{}).Updates(map[string]any{})", "Model(&Order{}).UpdateColumn(\"status\", \"paid\")",
@@ -137,6 +150,8 @@ for n in ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWrit
 for m in ["Insert(nil)", "Update(nil, nil)", "UpdateId(1, nil)", "UpdateAll(nil, nil)", "Upsert(nil, nil)", "UpsertId(1, nil)",
           "Remove(nil)", "RemoveId(1)", "RemoveAll(nil)"]:
     storecases.append(("*mgo.Collection", "x." + m, "OBX001.*MongoDB"))
+for m in ["Insert(nil).RunWrite(x)", "Get(1).Replace(nil).RunWrite(x)", "Get(1).Update(nil).RunWrite(x)", "Get(1).Delete().RunWrite(x)"]:
+    storecases.append(("*rethinkdb.Session", "rethinkdb.DB(\"metal\").Table(\"machine\")." + m, "OBX001.*RethinkDB"))
 storecases += [("*gocql.Session", "x.Query(\"UPDATE orders SET status = 'paid' WHERE id = ?\").Exec()", "OBX001.*Cassandra"),
                ("*gocql.Session", "x.ExecuteBatch(x.NewBatch(0))", "OBX001.*Cassandra")]
 for m in ["Set(ctx, nil)", "Create(ctx, nil)", "Update(ctx, nil)", "Delete(ctx)"]:
@@ -144,7 +159,7 @@ for m in ["Set(ctx, nil)", "Create(ctx, nil)", "Update(ctx, nil)", "Delete(ctx)"
 storecases += [("*firestore.CollectionRef", "x.Add(ctx, nil)", "OBX001.*Firestore"), ("*firestore.WriteBatch", "x.Commit(ctx)", "OBX001.*Firestore")]
 for m in ["Set(x.Doc, nil)", "Create(x.Doc, nil)", "Update(x.Doc, nil)", "Delete(x.Doc)"]:
     storecases.append(("fsTx", "x.Tx." + m, "OBX003.*Firestore"))
-gen("storerows", ['"cloud.google.com/go/firestore"', '"github.com/aws/aws-sdk-go-v2/service/dynamodb"', 'dynamodb1 "github.com/aws/aws-sdk-go/service/dynamodb"', '"github.com/gocql/gocql"', 'mgo "gopkg.in/mgo.v2"',
+gen("storerows", ['"cloud.google.com/go/firestore"', '"github.com/aws/aws-sdk-go-v2/service/dynamodb"', 'dynamodb1 "github.com/aws/aws-sdk-go/service/dynamodb"', '"github.com/gocql/gocql"', 'mgo "gopkg.in/mgo.v2"', 'rethinkdb "gopkg.in/rethinkdb/rethinkdb-go.v6"',
                   '"go.mongodb.org/mongo-driver/mongo"', 'mongo2 "go.mongodb.org/mongo-driver/v2/mongo"', ''], storecases)
 with open("testdata/src/rows/storerows/storerows.go", "a") as f:
     f.write("\n// fsTx pairs a Firestore transaction with a document.\ntype fsTx struct {\n\tTx  *firestore.Transaction\n\tDoc *firestore.DocumentRef\n}\n")

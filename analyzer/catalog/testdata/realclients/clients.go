@@ -34,6 +34,8 @@ import (
 	_ "github.com/go-chi/chi/v5"
 	_ "github.com/go-co-op/gocron"
 	_ "github.com/go-co-op/gocron/v2"
+	_ "github.com/go-gorp/gorp"
+	_ "github.com/go-gorp/gorp/v3"
 	_ "github.com/go-redis/redis/v7"
 	_ "github.com/go-redis/redis/v8"
 	_ "github.com/gocql/gocql"
@@ -52,4 +54,5 @@ import (
 	_ "go.mongodb.org/mongo-driver/v2/mongo"
 	_ "gocloud.dev/pubsub"
 	_ "gopkg.in/mgo.v2"
+	_ "gopkg.in/rethinkdb/rethinkdb-go.v6"
 )

@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/mongo"
 	mongo2 "go.mongodb.org/mongo-driver/v2/mongo"
 	mgo "gopkg.in/mgo.v2"
+	rethinkdb "gopkg.in/rethinkdb/rethinkdb-go.v6"
 
 	"github.com/segmentio/kafka-go"
 )
@@ -463,111 +464,147 @@ func neg47(x *mgo.Collection) {
 	x.RemoveAll(nil)
 }
 
-func pos48(x *gocql.Session) {
+func pos48(x *rethinkdb.Session) {
+	rethinkdb.DB("metal").Table("machine").Insert(nil).RunWrite(x)
+	pub() // want "OBX001.*RethinkDB"
+}
+
+func neg48(x *rethinkdb.Session) {
+	rethinkdb.DB("metal").Table("machine").Insert(nil).RunWrite(x)
+}
+
+func pos49(x *rethinkdb.Session) {
+	rethinkdb.DB("metal").Table("machine").Get(1).Replace(nil).RunWrite(x)
+	pub() // want "OBX001.*RethinkDB"
+}
+
+func neg49(x *rethinkdb.Session) {
+	rethinkdb.DB("metal").Table("machine").Get(1).Replace(nil).RunWrite(x)
+}
+
+func pos50(x *rethinkdb.Session) {
+	rethinkdb.DB("metal").Table("machine").Get(1).Update(nil).RunWrite(x)
+	pub() // want "OBX001.*RethinkDB"
+}
+
+func neg50(x *rethinkdb.Session) {
+	rethinkdb.DB("metal").Table("machine").Get(1).Update(nil).RunWrite(x)
+}
+
+func pos51(x *rethinkdb.Session) {
+	rethinkdb.DB("metal").Table("machine").Get(1).Delete().RunWrite(x)
+	pub() // want "OBX001.*RethinkDB"
+}
+
+func neg51(x *rethinkdb.Session) {
+	rethinkdb.DB("metal").Table("machine").Get(1).Delete().RunWrite(x)
+}
+
+func pos52(x *gocql.Session) {
 	x.Query("UPDATE orders SET status = 'paid' WHERE id = ?").Exec()
 	pub() // want "OBX001.*Cassandra"
 }
 
-func neg48(x *gocql.Session) {
+func neg52(x *gocql.Session) {
 	x.Query("UPDATE orders SET status = 'paid' WHERE id = ?").Exec()
 }
 
-func pos49(x *gocql.Session) {
+func pos53(x *gocql.Session) {
 	x.ExecuteBatch(x.NewBatch(0))
 	pub() // want "OBX001.*Cassandra"
 }
 
-func neg49(x *gocql.Session) {
+func neg53(x *gocql.Session) {
 	x.ExecuteBatch(x.NewBatch(0))
 }
 
-func pos50(x *firestore.DocumentRef) {
+func pos54(x *firestore.DocumentRef) {
 	x.Set(ctx, nil)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg50(x *firestore.DocumentRef) {
+func neg54(x *firestore.DocumentRef) {
 	x.Set(ctx, nil)
 }
 
-func pos51(x *firestore.DocumentRef) {
+func pos55(x *firestore.DocumentRef) {
 	x.Create(ctx, nil)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg51(x *firestore.DocumentRef) {
+func neg55(x *firestore.DocumentRef) {
 	x.Create(ctx, nil)
 }
 
-func pos52(x *firestore.DocumentRef) {
+func pos56(x *firestore.DocumentRef) {
 	x.Update(ctx, nil)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg52(x *firestore.DocumentRef) {
+func neg56(x *firestore.DocumentRef) {
 	x.Update(ctx, nil)
 }
 
-func pos53(x *firestore.DocumentRef) {
+func pos57(x *firestore.DocumentRef) {
 	x.Delete(ctx)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg53(x *firestore.DocumentRef) {
+func neg57(x *firestore.DocumentRef) {
 	x.Delete(ctx)
 }
 
-func pos54(x *firestore.CollectionRef) {
+func pos58(x *firestore.CollectionRef) {
 	x.Add(ctx, nil)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg54(x *firestore.CollectionRef) {
+func neg58(x *firestore.CollectionRef) {
 	x.Add(ctx, nil)
 }
 
-func pos55(x *firestore.WriteBatch) {
+func pos59(x *firestore.WriteBatch) {
 	x.Commit(ctx)
 	pub() // want "OBX001.*Firestore"
 }
 
-func neg55(x *firestore.WriteBatch) {
+func neg59(x *firestore.WriteBatch) {
 	x.Commit(ctx)
 }
 
-func pos56(x fsTx) {
+func pos60(x fsTx) {
 	x.Tx.Set(x.Doc, nil)
 	pub() // want "OBX003.*Firestore"
 }
 
-func neg56(x fsTx) {
+func neg60(x fsTx) {
 	x.Tx.Set(x.Doc, nil)
 }
 
-func pos57(x fsTx) {
+func pos61(x fsTx) {
 	x.Tx.Create(x.Doc, nil)
 	pub() // want "OBX003.*Firestore"
 }
 
-func neg57(x fsTx) {
+func neg61(x fsTx) {
 	x.Tx.Create(x.Doc, nil)
 }
 
-func pos58(x fsTx) {
+func pos62(x fsTx) {
 	x.Tx.Update(x.Doc, nil)
 	pub() // want "OBX003.*Firestore"
 }
 
-func neg58(x fsTx) {
+func neg62(x fsTx) {
 	x.Tx.Update(x.Doc, nil)
 }
 
-func pos59(x fsTx) {
+func pos63(x fsTx) {
 	x.Tx.Delete(x.Doc)
 	pub() // want "OBX003.*Firestore"
 }
 
-func neg59(x fsTx) {
+func neg63(x fsTx) {
 	x.Tx.Delete(x.Doc)
 }
 

@@ -22,6 +22,8 @@ import (
 	mongo2 "go.mongodb.org/mongo-driver/v2/mongo"
 	"gorm.io/gorm"
 
+	"github.com/go-gorp/gorp"
+	gorp3 "github.com/go-gorp/gorp/v3"
 	gorm1 "github.com/jinzhu/gorm"
 
 	"outbox"
@@ -287,6 +289,47 @@ func negGorm1(db *gorm1.DB) {
 	tx.Table("outbox").Create(map[string]any{})
 	tx.Commit()
 	tx2 := db.Begin()
+	tx2.Rollback()
+}
+
+// gorp: DbMap.Begin opens a Transaction; the Select family runs its SQL
+func posGorp(db *gorp.DbMap) {
+	tx, _ := db.Begin()
+	tx.Insert(&Order{})
+	tx.Commit()
+	pub() // want "OBX002"
+	tx2, _ := db.Begin()
+	tx2.WithContext(ctx).SelectOne(nil, "INSERT INTO orders (id) VALUES (:id) RETURNING id")
+	pub() // want "OBX003"
+	tx2.Rollback()
+}
+
+func negGorp(db *gorp.DbMap) {
+	tx, _ := db.Begin()
+	tx.Insert(&Order{})
+	tx.Exec("INSERT INTO outbox (id) VALUES (:id)")
+	tx.Commit()
+	tx2, _ := db.Begin()
+	tx2.Rollback()
+}
+
+func posGorp3(db *gorp3.DbMap) {
+	tx, _ := db.Begin()
+	tx.Update(&Order{})
+	tx.Commit()
+	pub() // want "OBX002"
+	tx2, _ := db.Begin()
+	tx2.Delete(&Order{})
+	pub() // want "OBX003"
+	tx2.Rollback()
+}
+
+func negGorp3(db *gorp3.DbMap) {
+	tx, _ := db.Begin()
+	tx.Update(&Order{})
+	tx.Exec("INSERT INTO outbox (id) VALUES (:id)")
+	tx.Commit()
+	tx2, _ := db.Begin()
 	tx2.Rollback()
 }
 
