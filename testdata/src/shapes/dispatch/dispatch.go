@@ -93,3 +93,47 @@ func Ship(ctx context.Context, db *sql.DB, b *Bus, id string) error {
 	b.Publish(ctx, Event{Name: "OrderShipped", ID: id}) // want `OBX001 publish \(\*amqp091.Channel\).Publish \(via \(\*dispatch.Bus\).Publish -> \(\*dispatch.Notifier\).onShipped\)`
 	return nil
 }
+
+// A dispatcher type whose other methods convert values, string(s.State):
+// a conversion runs no registered handler (helix's orchestrator was paired
+// on every string(pr.State)).
+type Orchestrator struct {
+	db      *sql.DB
+	onReady []HandlerFunc
+	State   Status
+}
+
+type Status string
+
+func (o *Orchestrator) OnReady(h HandlerFunc) { o.onReady = append(o.onReady, h) }
+
+func (o *Orchestrator) fire(ctx context.Context, e Event) {
+	for _, h := range o.onReady {
+		_ = h(ctx, e)
+	}
+}
+
+func NewOrchestrator(db *sql.DB, ch *amqp091.Channel) *Orchestrator {
+	o := &Orchestrator{db: db}
+	o.OnReady(func(ctx context.Context, e Event) error {
+		return ch.Publish("tasks", "task.ready", false, false, amqp091.Publishing{Body: []byte(e.ID)})
+	})
+	return o
+}
+
+func (o *Orchestrator) Poll(ctx context.Context, id string) error {
+	if _, err := o.db.ExecContext(ctx, "UPDATE tasks SET state = $1 WHERE id = $2", string(o.State), id); err != nil {
+		return err
+	}
+	label := string(o.State)
+	_ = label
+	return nil
+}
+
+func (o *Orchestrator) Ready(ctx context.Context, id string) error {
+	if _, err := o.db.ExecContext(ctx, "UPDATE tasks SET state = 'ready' WHERE id = $1", id); err != nil {
+		return err
+	}
+	o.fire(ctx, Event{Name: string(o.State), ID: id}) // want `OBX001 publish \(\*amqp091.Channel\).Publish`
+	return nil
+}
