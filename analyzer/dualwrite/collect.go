@@ -513,6 +513,9 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 				}
 			}
 		}
+		if tv, ok := c.info.Types[call.Fun]; ok && tv.IsType() {
+			return // a conversion, string(pr.State): no call at all
+		}
 		if _, isVar := callee.(*types.Var); isVar || callee == nil {
 			c.dynamicCall(call, wc)
 		}
