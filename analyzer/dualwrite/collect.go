@@ -1756,12 +1756,86 @@ func (c *collector) dynamicCall(call *ast.CallExpr, wc wctx) {
 	if c.recv == nil || len(c.dispatch) == 0 {
 		return
 	}
+	if !c.fromRecvField(call.Fun, 0) {
+		return // a closure called in place, a local func value: not what was registered
+	}
 	tn := recvTypeName(c.recv)
 	if e := c.dispatch[tn]; e != nil {
 		out := *e // the chain continues with the registered method, if named
 		out.Handle = HandleInternal
 		c.add(evPublish, call.Pos(), call.Rparen, &out, nil, nil, wc)
 	}
+}
+
+// fromRecvField reports whether a called function value may come from what
+// the receiver stores: a field of the receiver (d.handler, d.subs[i]), or a
+// local variable bound from one (for _, h := range d.handlers[name];
+// h, ok := d.byName[n]). A closure called in place (go func(){...}()) or a
+// func value the method got elsewhere (unsub := sub.Unsubscribe) does not
+// run the registered handlers.
+func (c *collector) fromRecvField(x ast.Expr, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch e := ast.Unparen(x).(type) {
+	case *ast.SelectorExpr:
+		if sel := c.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+			if id, ok := ast.Unparen(e.X).(*ast.Ident); ok {
+				return c.info.Uses[id] == c.recv
+			}
+			return c.fromRecvField(e.X, depth+1)
+		}
+		return false
+	case *ast.IndexExpr:
+		return c.fromRecvField(e.X, depth+1)
+	case *ast.CallExpr:
+		return true // a getter's result: what it returns is not looked into
+	case *ast.Ident:
+		v, ok := c.info.Uses[e].(*types.Var)
+		if !ok || c.body == nil {
+			return false
+		}
+		if v == c.recv {
+			return true // a receiver of func type: func (f HandlerFunc) Serve() { f(...) }
+		}
+		found := false
+		ast.Inspect(c.body, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch st := n.(type) {
+			case *ast.RangeStmt:
+				for _, lhs := range []ast.Expr{st.Key, st.Value} {
+					if id, ok := lhs.(*ast.Ident); ok && c.info.ObjectOf(id) == v && c.fromRecvField(st.X, depth+1) {
+						found = true
+					}
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range st.Lhs {
+					id, ok := lhs.(*ast.Ident)
+					if !ok || c.info.ObjectOf(id) != v {
+						continue
+					}
+					rhs := st.Rhs[0]
+					if len(st.Rhs) == len(st.Lhs) {
+						rhs = st.Rhs[i]
+					}
+					if c.fromRecvField(rhs, depth+1) {
+						found = true
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range st.Names {
+					if c.info.Defs[id] == v && i < len(st.Values) && c.fromRecvField(st.Values[i], depth+1) {
+						found = true
+					}
+				}
+			}
+			return true
+		})
+		return found
+	}
+	return false
 }
 
 // libraryType: a type of a package the catalog has rows for (gin's
