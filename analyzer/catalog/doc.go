@@ -18,6 +18,7 @@
 //	"1[].Key"        field Key of each element of argument 1 (a slice or the variadic tail)
 //	"recv.Topic"     field Topic of the receiver's configuration (kafka-go Writer)
 //	"recv()0"        argument 0 of the call that built the receiver (pubsub client.Topic(id))
+//	"recv()0.Topic"  field Topic of that argument (pulsar client.CreateProducer(opts))
 //	"0()1"           argument 1 of the call that built argument 0 (asynq.NewTask(type, payload))
 //	"sent.Topic"     field of the value sent on the channel a Send row returns
 //	"a|b"            the first of the alternatives that is present

@@ -399,8 +399,9 @@ var rows = func() []Entry {
 			publish("eventbridge", p(eventbr1+".EventBridge", "PutEvents"+c.name), Message{Topic: c.in + ".Entries[].EventBusName", Value: c.in + ".Entries[].Detail", EventType: c.in + ".Entries[].DetailType"}))
 	}
 
-	// Apache Pulsar: the Producer interface the client's CreateProducer returns
-	pulsarMsg := Message{Key: "1.Key", Value: "1.Payload", Headers: "1.Properties"}
+	// Apache Pulsar: the Producer interface the client's CreateProducer
+	// returns; the producer is bound to the topic of its options
+	pulsarMsg := Message{Topic: "recv()0.Topic", Key: "1.Key", Value: "1.Payload", Headers: "1.Properties"}
 	add(publish("pulsar", m(pulsar+".Producer", "Send"), pulsarMsg), publish("pulsar", m(pulsar+".Producer", "SendAsync"), pulsarMsg))
 
 	// NSQ: the topic is the first argument of every publish
@@ -411,13 +412,16 @@ var rows = func() []Entry {
 		publish("nsq", p(nsq+".Producer", "DeferredPublish"), Message{Topic: "0", Value: "2"}),
 		publish("nsq", p(nsq+".Producer", "DeferredPublishAsync"), Message{Topic: "0", Value: "2"}))
 
-	// Azure Service Bus (a Sender is bound to its queue or topic) and Event Hubs
-	azMsg := Message{Key: "1.SessionID", Value: "1.Body", Headers: "1.ApplicationProperties", EventType: "1.Subject"}
+	// Azure Service Bus (a Sender is bound to the queue or topic named to
+	// client.NewSender) and Event Hubs (a ProducerClient to the hub named to
+	// its constructor); a batch row's value is the batch the messages were
+	// added to
+	azMsg := Message{Topic: "recv()0", Key: "1.SessionID", Value: "1.Body", Headers: "1.ApplicationProperties", EventType: "1.Subject"}
 	add(publish("servicebus", p(azsb+".Sender", "SendMessage"), azMsg),
-		publish("servicebus", p(azsb+".Sender", "SendMessageBatch"), Message{}),
-		publish("servicebus", p(azsb+".Sender", "SendAMQPAnnotatedMessage"), Message{}),
-		publish("servicebus", p(azsb+".Sender", "ScheduleMessages"), Message{Value: "1[].Body"}),
-		publish("eventhubs", p(azeh+".ProducerClient", "SendEventDataBatch"), Message{}))
+		publish("servicebus", p(azsb+".Sender", "SendMessageBatch"), Message{Topic: "recv()0", Value: "1"}),
+		publish("servicebus", p(azsb+".Sender", "SendAMQPAnnotatedMessage"), Message{Topic: "recv()0", Value: "1.Body.Data|1.Body.Value", Headers: "1.ApplicationProperties"}),
+		publish("servicebus", p(azsb+".Sender", "ScheduleMessages"), Message{Topic: "recv()0", Value: "1[].Body", Headers: "1[].ApplicationProperties"}),
+		publish("eventhubs", p(azeh+".ProducerClient", "SendEventDataBatch"), Message{Topic: "recv()1", Value: "1"}))
 
 	// Apache RocketMQ: the Producer interface the client's constructors
 	// return; messages are variadic *primitive.Message
