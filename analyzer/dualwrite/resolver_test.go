@@ -85,8 +85,8 @@ func TestResolver(t *testing.T) {
 		}
 	}
 	sort.Strings(extra)
-	if len(extra) != 13 {
-		t.Errorf("CLI-only findings %v; want those of shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update and Poller.Poll, shapes/product/mqlib UserService.CreateWithPhone and CaseService.Save, shapes/product/funcfield Handler.UpdateResource", extra)
+	if len(extra) != 14 {
+		t.Errorf("CLI-only findings %v; want those of shapes/product/poolpub/usecase MessageUsecase.Create, shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update and Poller.Poll, shapes/product/mqlib UserService.CreateWithPhone and CaseService.Save, shapes/product/funcfield Handler.UpdateResource", extra)
 	}
 	for _, k := range extra {
 		f := cli[k]
@@ -169,6 +169,14 @@ func TestResolver(t *testing.T) {
 			// the bus calls the publish function its constructor chose
 			// and kept in a field: conn.Publish or a JetStream closure
 			want := []string{"(shapes/product/funcfield.EventBus).Publish", "(*shapes/product/funcfield/bus.Publisher).Publish", "(*shapes/product/funcfield/bus.Publisher).PublishData", "(*shapes/product/funcfield/bus.Publisher).publish"}
+			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < len(want) || fmt.Sprint(f.Publish.Via[:len(want)]) != fmt.Sprint(want) {
+				t.Errorf("finding %s: want OBX001 with the publish via %v, got %s via %v", k, want, f.Rule, f.Publish.Via)
+			}
+		case "(*shapes/product/poolpub/usecase.MessageUsecase).Create":
+			// the publisher publishes in a worker pool whose Go only sends
+			// the task on a channel its worker goroutines run: still the
+			// call's publish
+			want := []string{"(shapes/product/poolpub/streaming.Publisher).Pub", "(*shapes/product/poolpub/streaming.NatsPublisher).Pub"}
 			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < len(want) || fmt.Sprint(f.Publish.Via[:len(want)]) != fmt.Sprint(want) {
 				t.Errorf("finding %s: want OBX001 with the publish via %v, got %s via %v", k, want, f.Rule, f.Publish.Via)
 			}
