@@ -392,6 +392,13 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig 
 					walk(a, inGo, inLit)
 				}
 				return false
+			case *ast.SendStmt:
+				// tasks <- f: a worker goroutine takes it off the channel
+				// and runs it (a pool's Go that never calls f itself)
+				if i, ok := param(x.Value); ok && !inLit {
+					mark(i, runGo)
+				}
+				return true
 			case *ast.DeferStmt:
 				// defer f(): runs before the function returns
 				if i, ok := param(x.Call.Fun); ok && !inLit {
