@@ -234,6 +234,8 @@ var storeAdvice = map[string]string{
 	"mongodb":   "insert an outbox document in the same MongoDB transaction (session.WithTransaction), or publish from a change stream",
 	"cassandra": "Cassandra has no multi-table transaction: write the event to an outbox table in the same LOGGED BATCH, or use CDC",
 	"firestore": "write an outbox document in the same RunTransaction, and publish it from a trigger or relay",
+	"spanner":   "buffer an outbox mutation in the same read-write transaction as the business write (a relay or a change stream publishes it)",
+	"datastore": "put an outbox entity in the same Datastore transaction (RunInTransaction) as the business entity, and let a relay publish it",
 	"rethinkdb": "RethinkDB has no multi-document transaction: publish from a changefeed on the written table, or keep the pending event in the written document for a relay",
 }
 

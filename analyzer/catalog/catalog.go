@@ -48,6 +48,8 @@ const (
 	Cassandra = "cassandra"
 	Firestore = "firestore"
 	RethinkDB = "rethinkdb"
+	Spanner   = "spanner"
+	Datastore = "datastore"
 	Redis     = "redis"
 )
 

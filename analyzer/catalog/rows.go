@@ -14,6 +14,8 @@ const (
 	dynamo     = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	gocql      = "github.com/gocql/gocql"
 	firestore  = "cloud.google.com/go/firestore"
+	spanner    = "cloud.google.com/go/spanner"
+	datastore  = "cloud.google.com/go/datastore"
 	kafkago    = "github.com/segmentio/kafka-go"
 	ibmSarama  = "github.com/IBM/sarama"
 	shopSarama = "github.com/Shopify/sarama"
@@ -71,7 +73,7 @@ var clientModules = []string{
 	"github.com/absmach/fluxmq", "gocloud.dev", "entgo.io/ent", "github.com/cloudevents/sdk-go",
 	"github.com/aws/aws-sdk-go", "github.com/apache/rocketmq-client-go",
 	"github.com/apache/pulsar-client-go", nsq, "github.com/Azure/azure-sdk-for-go/sdk/messaging",
-	gorm1, mgo, gorp2, rethink,
+	gorm1, mgo, gorp2, rethink, spanner, datastore,
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -79,6 +81,7 @@ var txTypeNames = []string{
 	"database/sql.Tx", pgx5 + ".Tx", pgx5pool + ".Tx", pgx4 + ".Tx", pgx4pool + ".Tx",
 	sqlx + ".Tx", bun + ".Tx", firestore + ".Transaction", mongo1 + ".SessionContext",
 	gorp2 + ".Transaction", gorp3 + ".Transaction",
+	spanner + ".ReadWriteTransaction", spanner + ".ReadWriteStmtBasedTransaction", datastore + ".Transaction",
 }
 
 func m(recv, method string) string { return "(" + recv + ")." + method }
@@ -290,6 +293,28 @@ var rows = func() []Entry {
 	}
 	add(write(Firestore, p(firestore+".CollectionRef", "Add")), write(Firestore, p(firestore+".WriteBatch", "Commit")),
 		txFunc(Firestore, p(firestore+".Client", "RunTransaction"), 1))
+
+	// Cloud Spanner: mutations applied on their own (Apply, BatchWrite,
+	// partitioned DML) commit at once; a read-write transaction buffers
+	// mutations or runs DML and commits when its callback returns nil, or
+	// at Commit for the statement-based form
+	for _, n := range []string{"Apply", "BatchWrite", "BatchWriteWithOptions", "PartitionedUpdate", "PartitionedUpdateWithOptions"} {
+		add(write(Spanner, p(spanner+".Client", n)))
+	}
+	for _, n := range []string{"BufferWrite", "Update", "UpdateWithOptions", "BatchUpdate", "BatchUpdateWithOptions"} {
+		add(write(Spanner, p(spanner+".ReadWriteTransaction", n)))
+	}
+	add(txFunc(Spanner, p(spanner+".Client", "ReadWriteTransaction"), 1), txFunc(Spanner, p(spanner+".Client", "ReadWriteTransactionWithOptions"), 1),
+		tx(Begin, Spanner, spanner+".NewReadWriteStmtBasedTransaction"), tx(Begin, Spanner, spanner+".NewReadWriteStmtBasedTransactionWithOptions"),
+		tx(Commit, Spanner, p(spanner+".ReadWriteStmtBasedTransaction", "Commit")), tx(Commit, Spanner, p(spanner+".ReadWriteStmtBasedTransaction", "CommitWithReturnResp")),
+		tx(Rollback, Spanner, p(spanner+".ReadWriteStmtBasedTransaction", "Rollback")))
+
+	// Cloud Datastore (and Firestore in Datastore mode)
+	for _, n := range []string{"Put", "PutMulti", "Delete", "DeleteMulti", "Mutate"} {
+		add(write(Datastore, p(datastore+".Client", n)), write(Datastore, p(datastore+".Transaction", n)))
+	}
+	add(txFunc(Datastore, p(datastore+".Client", "RunInTransaction"), 1), tx(Begin, Datastore, p(datastore+".Client", "NewTransaction")),
+		tx(Commit, Datastore, p(datastore+".Transaction", "Commit")), tx(Rollback, Datastore, p(datastore+".Transaction", "Rollback")))
 
 	// Kafka: segmentio/kafka-go
 	add(publish("kafka", p(kafkago+".Writer", "WriteMessages"), Message{Topic: "1[].Topic|recv.Topic", Key: "1[].Key", Value: "1[].Value", Headers: "1[].Headers"}),

@@ -92,6 +92,10 @@ func adviceFor(rule, store string) string {
 		return "Cassandra: write the event row in the same logged batch and publish it with CDC or a relay reading that table"
 	case catalog.Firestore:
 		return "Firestore: write the event document in the same RunTransaction and publish it from a Firestore trigger"
+	case catalog.Spanner:
+		return "Spanner: insert the event row in the same read-write transaction (BufferWrite an outbox mutation) and publish it with a relay or a change stream"
+	case catalog.Datastore:
+		return "Datastore: put the event entity in the same transaction (RunInTransaction) and let a relay publish it"
 	case catalog.RethinkDB:
 		return "RethinkDB: it has no multi-document transaction; publish from a changefeed on the written table, or keep the pending event in the written document and let a relay publish and clear it"
 	}

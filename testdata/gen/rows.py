@@ -159,7 +159,17 @@ for m in ["Set(ctx, nil)", "Create(ctx, nil)", "Update(ctx, nil)", "Delete(ctx)"
 storecases += [("*firestore.CollectionRef", "x.Add(ctx, nil)", "OBX001.*Firestore"), ("*firestore.WriteBatch", "x.Commit(ctx)", "OBX001.*Firestore")]
 for m in ["Set(x.Doc, nil)", "Create(x.Doc, nil)", "Update(x.Doc, nil)", "Delete(x.Doc)"]:
     storecases.append(("fsTx", "x.Tx." + m, "OBX003.*Firestore"))
-gen("storerows", ['"cloud.google.com/go/firestore"', '"github.com/aws/aws-sdk-go-v2/service/dynamodb"', 'dynamodb1 "github.com/aws/aws-sdk-go/service/dynamodb"', '"github.com/gocql/gocql"', 'mgo "gopkg.in/mgo.v2"', 'rethinkdb "gopkg.in/rethinkdb/rethinkdb-go.v6"',
+for m in ["Apply(ctx, nil)", "BatchWrite(ctx, nil)", "BatchWriteWithOptions(ctx, nil, spanner.BatchWriteOptions{})",
+          "PartitionedUpdate(ctx, spanner.Statement{SQL: upd})", "PartitionedUpdateWithOptions(ctx, spanner.Statement{SQL: upd}, spanner.QueryOptions{})"]:
+    storecases.append(("*spanner.Client", "x." + m, "OBX001.*Spanner"))
+for m in ["BufferWrite(nil)", "Update(ctx, spanner.Statement{SQL: upd})", "UpdateWithOptions(ctx, spanner.Statement{SQL: upd}, spanner.QueryOptions{})",
+          "BatchUpdate(ctx, nil)", "BatchUpdateWithOptions(ctx, nil, spanner.QueryOptions{})"]:
+    storecases.append(("*spanner.ReadWriteTransaction", "x." + m, "OBX003.*Spanner"))
+for m in ["Put(ctx, nil, nil)", "PutMulti(ctx, nil, nil)", "Delete(ctx, nil)", "DeleteMulti(ctx, nil)", "Mutate(ctx)"]:
+    storecases.append(("*datastore.Client", "x." + m, "OBX001.*Datastore"))
+for m in ["Put(nil, nil)", "PutMulti(nil, nil)", "Delete(nil)", "DeleteMulti(nil)", "Mutate()"]:
+    storecases.append(("*datastore.Transaction", "x." + m, "OBX003.*Datastore"))
+gen("storerows", ['"cloud.google.com/go/datastore"', '"cloud.google.com/go/firestore"', '"cloud.google.com/go/spanner"', '"github.com/aws/aws-sdk-go-v2/service/dynamodb"', 'dynamodb1 "github.com/aws/aws-sdk-go/service/dynamodb"', '"github.com/gocql/gocql"', 'mgo "gopkg.in/mgo.v2"', 'rethinkdb "gopkg.in/rethinkdb/rethinkdb-go.v6"',
                   '"go.mongodb.org/mongo-driver/mongo"', 'mongo2 "go.mongodb.org/mongo-driver/v2/mongo"', ''], storecases)
 with open("testdata/src/rows/storerows/storerows.go", "a") as f:
     f.write("\n// fsTx pairs a Firestore transaction with a document.\ntype fsTx struct {\n\tTx  *firestore.Transaction\n\tDoc *firestore.DocumentRef\n}\n")

@@ -4,8 +4,10 @@
 package realclients
 
 import (
+	_ "cloud.google.com/go/datastore"
 	_ "cloud.google.com/go/firestore"
 	_ "cloud.google.com/go/pubsub"
+	_ "cloud.google.com/go/spanner"
 	_ "entgo.io/ent/dialect/sql/sqlgraph"
 	_ "github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs/v2"
 	_ "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus"

@@ -4,7 +4,9 @@
 package storerows
 
 import (
+	"cloud.google.com/go/datastore"
 	"cloud.google.com/go/firestore"
+	"cloud.google.com/go/spanner"
 	"context"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	dynamodb1 "github.com/aws/aws-sdk-go/service/dynamodb"
@@ -606,6 +608,186 @@ func pos63(x fsTx) {
 
 func neg63(x fsTx) {
 	x.Tx.Delete(x.Doc)
+}
+
+func pos64(x *spanner.Client) {
+	x.Apply(ctx, nil)
+	pub() // want "OBX001.*Spanner"
+}
+
+func neg64(x *spanner.Client) {
+	x.Apply(ctx, nil)
+}
+
+func pos65(x *spanner.Client) {
+	x.BatchWrite(ctx, nil)
+	pub() // want "OBX001.*Spanner"
+}
+
+func neg65(x *spanner.Client) {
+	x.BatchWrite(ctx, nil)
+}
+
+func pos66(x *spanner.Client) {
+	x.BatchWriteWithOptions(ctx, nil, spanner.BatchWriteOptions{})
+	pub() // want "OBX001.*Spanner"
+}
+
+func neg66(x *spanner.Client) {
+	x.BatchWriteWithOptions(ctx, nil, spanner.BatchWriteOptions{})
+}
+
+func pos67(x *spanner.Client) {
+	x.PartitionedUpdate(ctx, spanner.Statement{SQL: upd})
+	pub() // want "OBX001.*Spanner"
+}
+
+func neg67(x *spanner.Client) {
+	x.PartitionedUpdate(ctx, spanner.Statement{SQL: upd})
+}
+
+func pos68(x *spanner.Client) {
+	x.PartitionedUpdateWithOptions(ctx, spanner.Statement{SQL: upd}, spanner.QueryOptions{})
+	pub() // want "OBX001.*Spanner"
+}
+
+func neg68(x *spanner.Client) {
+	x.PartitionedUpdateWithOptions(ctx, spanner.Statement{SQL: upd}, spanner.QueryOptions{})
+}
+
+func pos69(x *spanner.ReadWriteTransaction) {
+	x.BufferWrite(nil)
+	pub() // want "OBX003.*Spanner"
+}
+
+func neg69(x *spanner.ReadWriteTransaction) {
+	x.BufferWrite(nil)
+}
+
+func pos70(x *spanner.ReadWriteTransaction) {
+	x.Update(ctx, spanner.Statement{SQL: upd})
+	pub() // want "OBX003.*Spanner"
+}
+
+func neg70(x *spanner.ReadWriteTransaction) {
+	x.Update(ctx, spanner.Statement{SQL: upd})
+}
+
+func pos71(x *spanner.ReadWriteTransaction) {
+	x.UpdateWithOptions(ctx, spanner.Statement{SQL: upd}, spanner.QueryOptions{})
+	pub() // want "OBX003.*Spanner"
+}
+
+func neg71(x *spanner.ReadWriteTransaction) {
+	x.UpdateWithOptions(ctx, spanner.Statement{SQL: upd}, spanner.QueryOptions{})
+}
+
+func pos72(x *spanner.ReadWriteTransaction) {
+	x.BatchUpdate(ctx, nil)
+	pub() // want "OBX003.*Spanner"
+}
+
+func neg72(x *spanner.ReadWriteTransaction) {
+	x.BatchUpdate(ctx, nil)
+}
+
+func pos73(x *spanner.ReadWriteTransaction) {
+	x.BatchUpdateWithOptions(ctx, nil, spanner.QueryOptions{})
+	pub() // want "OBX003.*Spanner"
+}
+
+func neg73(x *spanner.ReadWriteTransaction) {
+	x.BatchUpdateWithOptions(ctx, nil, spanner.QueryOptions{})
+}
+
+func pos74(x *datastore.Client) {
+	x.Put(ctx, nil, nil)
+	pub() // want "OBX001.*Datastore"
+}
+
+func neg74(x *datastore.Client) {
+	x.Put(ctx, nil, nil)
+}
+
+func pos75(x *datastore.Client) {
+	x.PutMulti(ctx, nil, nil)
+	pub() // want "OBX001.*Datastore"
+}
+
+func neg75(x *datastore.Client) {
+	x.PutMulti(ctx, nil, nil)
+}
+
+func pos76(x *datastore.Client) {
+	x.Delete(ctx, nil)
+	pub() // want "OBX001.*Datastore"
+}
+
+func neg76(x *datastore.Client) {
+	x.Delete(ctx, nil)
+}
+
+func pos77(x *datastore.Client) {
+	x.DeleteMulti(ctx, nil)
+	pub() // want "OBX001.*Datastore"
+}
+
+func neg77(x *datastore.Client) {
+	x.DeleteMulti(ctx, nil)
+}
+
+func pos78(x *datastore.Client) {
+	x.Mutate(ctx)
+	pub() // want "OBX001.*Datastore"
+}
+
+func neg78(x *datastore.Client) {
+	x.Mutate(ctx)
+}
+
+func pos79(x *datastore.Transaction) {
+	x.Put(nil, nil)
+	pub() // want "OBX003.*Datastore"
+}
+
+func neg79(x *datastore.Transaction) {
+	x.Put(nil, nil)
+}
+
+func pos80(x *datastore.Transaction) {
+	x.PutMulti(nil, nil)
+	pub() // want "OBX003.*Datastore"
+}
+
+func neg80(x *datastore.Transaction) {
+	x.PutMulti(nil, nil)
+}
+
+func pos81(x *datastore.Transaction) {
+	x.Delete(nil)
+	pub() // want "OBX003.*Datastore"
+}
+
+func neg81(x *datastore.Transaction) {
+	x.Delete(nil)
+}
+
+func pos82(x *datastore.Transaction) {
+	x.DeleteMulti(nil)
+	pub() // want "OBX003.*Datastore"
+}
+
+func neg82(x *datastore.Transaction) {
+	x.DeleteMulti(nil)
+}
+
+func pos83(x *datastore.Transaction) {
+	x.Mutate()
+	pub() // want "OBX003.*Datastore"
+}
+
+func neg83(x *datastore.Transaction) {
+	x.Mutate()
 }
 
 // fsTx pairs a Firestore transaction with a document.

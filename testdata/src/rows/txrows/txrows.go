@@ -8,7 +8,9 @@ import (
 	"database/sql"
 	"time"
 
+	"cloud.google.com/go/datastore"
 	"cloud.google.com/go/firestore"
+	"cloud.google.com/go/spanner"
 	"github.com/IBM/sarama"
 	pgx4 "github.com/jackc/pgx/v4"
 	pgxpool4 "github.com/jackc/pgx/v4/pgxpool"
@@ -396,6 +398,77 @@ func negFirestore(c *firestore.Client, doc, ev *firestore.DocumentRef) {
 		tx.Set(doc, Order{})
 		return tx.Create(c.Collection("outbox").Doc("1"), Order{})
 	})
+}
+
+func posSpanner(c *spanner.Client) {
+	c.ReadWriteTransaction(ctx, func(ctx context.Context, txn *spanner.ReadWriteTransaction) error {
+		txn.BufferWrite([]*spanner.Mutation{spanner.Insert("orders", []string{"id"}, []any{"1"})})
+		pub() // want "OBX003.*Spanner"
+		return nil
+	})
+	c.ReadWriteTransactionWithOptions(ctx, func(ctx context.Context, txn *spanner.ReadWriteTransaction) error {
+		_, err := txn.Update(ctx, spanner.Statement{SQL: upd})
+		pub() // want "OBX003.*Spanner"
+		return err
+	}, spanner.TransactionOptions{})
+	tx, _ := spanner.NewReadWriteStmtBasedTransaction(ctx, c)
+	tx.Update(ctx, spanner.Statement{SQL: upd})
+	tx.Commit(ctx)
+	pub() // want "OBX002"
+	tx2, _ := spanner.NewReadWriteStmtBasedTransactionWithOptions(ctx, c, spanner.TransactionOptions{})
+	tx2.BufferWrite(nil)
+	tx2.CommitWithReturnResp(ctx)
+	pub() // want "OBX002"
+	tx3, _ := spanner.NewReadWriteStmtBasedTransaction(ctx, c)
+	tx3.BatchUpdate(ctx, nil)
+	pub() // want "OBX003"
+	tx3.Rollback(ctx)
+}
+
+func negSpanner(c *spanner.Client) {
+	c.ReadWriteTransaction(ctx, func(ctx context.Context, txn *spanner.ReadWriteTransaction) error {
+		return txn.BufferWrite([]*spanner.Mutation{spanner.Insert("orders", []string{"id"}, []any{"1"})})
+	})
+	c.ReadWriteTransactionWithOptions(ctx, func(ctx context.Context, txn *spanner.ReadWriteTransaction) error {
+		_, err := txn.Update(ctx, spanner.Statement{SQL: upd})
+		return err
+	}, spanner.TransactionOptions{})
+	tx, _ := spanner.NewReadWriteStmtBasedTransaction(ctx, c)
+	tx.Update(ctx, spanner.Statement{SQL: upd})
+	tx.Commit(ctx)
+	tx2, _ := spanner.NewReadWriteStmtBasedTransactionWithOptions(ctx, c, spanner.TransactionOptions{})
+	tx2.BufferWrite(nil)
+	tx2.CommitWithReturnResp(ctx)
+	tx3, _ := spanner.NewReadWriteStmtBasedTransaction(ctx, c)
+	tx3.Rollback(ctx)
+}
+
+func posDatastore(c *datastore.Client, k *datastore.Key) {
+	c.RunInTransaction(ctx, func(tx *datastore.Transaction) error {
+		tx.Put(k, &Order{})
+		pub() // want "OBX003.*Datastore"
+		return nil
+	})
+	tx, _ := c.NewTransaction(ctx)
+	tx.Put(k, &Order{})
+	tx.Commit()
+	pub() // want "OBX002"
+	tx2, _ := c.NewTransaction(ctx)
+	tx2.Delete(k)
+	pub() // want "OBX003"
+	tx2.Rollback()
+}
+
+func negDatastore(c *datastore.Client, k *datastore.Key) {
+	c.RunInTransaction(ctx, func(tx *datastore.Transaction) error {
+		_, err := tx.Put(k, &Order{})
+		return err
+	})
+	tx, _ := c.NewTransaction(ctx)
+	tx.Put(k, &Order{})
+	tx.Commit()
+	tx2, _ := c.NewTransaction(ctx)
+	tx2.Rollback()
 }
 
 // Cache writes are not DB writes unless configured.
