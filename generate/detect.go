@@ -144,6 +144,7 @@ var (
 		{"github.com/nsqio/go-nsq", "NSQ is not supported yet"},
 		{"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus", "Azure Service Bus is not supported yet"},
 		{"github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs", "Azure Event Hubs is not supported yet"},
+		{"github.com/dapr/go-sdk", "Dapr pub/sub: use the state store's outbox (outboxPublishPubsub) instead of a relay"},
 	}
 	migrationSignals = []signal{
 		{"ariga.io/atlas", "atlas"}, {"github.com/pressly/goose", "goose"}, {"github.com/golang-migrate/migrate", "migrate"},

@@ -618,6 +618,7 @@ func TestDetectUnsupportedBrokers(t *testing.T) {
 		{"github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs/v2 v2.0.2", "github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs/v2", "Azure Event Hubs"},
 		{"github.com/aws/aws-sdk-go v1.55.8", "github.com/aws/aws-sdk-go/service/kinesis", "Kinesis"},
 		{"github.com/aws/aws-sdk-go v1.55.8", "github.com/aws/aws-sdk-go/service/eventbridge", "EventBridge"},
+		{"github.com/dapr/go-sdk v1.11.0", "github.com/dapr/go-sdk/client", "Dapr"},
 	} {
 		t.Run(tc.says, func(t *testing.T) {
 			dir := writeTree(t, map[string]string{

@@ -236,6 +236,7 @@ var storeAdvice = map[string]string{
 	"firestore": "write an outbox document in the same RunTransaction, and publish it from a trigger or relay",
 	"spanner":   "buffer an outbox mutation in the same read-write transaction as the business write (a relay or a change stream publishes it)",
 	"datastore": "put an outbox entity in the same Datastore transaction (RunInTransaction) as the business entity, and let a relay publish it",
+	"daprstate": "turn on the Dapr state store's transactional outbox (outboxPublishPubsub and outboxPublishTopic in its component) and write through ExecuteStateTransaction; drop the separate publish",
 	"rethinkdb": "RethinkDB has no multi-document transaction: publish from a changefeed on the written table, or keep the pending event in the written document for a relay",
 }
 

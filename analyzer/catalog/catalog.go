@@ -50,6 +50,7 @@ const (
 	RethinkDB = "rethinkdb"
 	Spanner   = "spanner"
 	Datastore = "datastore"
+	DaprState = "daprstate"
 	Redis     = "redis"
 )
 

@@ -1,5 +1,7 @@
 package catalog
 
+import "strings"
+
 // Import paths of the catalogued clients.
 const (
 	pgx5       = "github.com/jackc/pgx/v5"
@@ -16,6 +18,7 @@ const (
 	firestore  = "cloud.google.com/go/firestore"
 	spanner    = "cloud.google.com/go/spanner"
 	datastore  = "cloud.google.com/go/datastore"
+	dapr       = "github.com/dapr/go-sdk/client"
 	kafkago    = "github.com/segmentio/kafka-go"
 	ibmSarama  = "github.com/IBM/sarama"
 	shopSarama = "github.com/Shopify/sarama"
@@ -73,7 +76,7 @@ var clientModules = []string{
 	"github.com/absmach/fluxmq", "gocloud.dev", "entgo.io/ent", "github.com/cloudevents/sdk-go",
 	"github.com/aws/aws-sdk-go", "github.com/apache/rocketmq-client-go",
 	"github.com/apache/pulsar-client-go", nsq, "github.com/Azure/azure-sdk-for-go/sdk/messaging",
-	gorm1, mgo, gorp2, rethink, spanner, datastore,
+	gorm1, mgo, gorp2, rethink, spanner, datastore, "github.com/dapr/go-sdk",
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -447,6 +450,20 @@ var rows = func() []Entry {
 		publish("servicebus", p(azsb+".Sender", "SendAMQPAnnotatedMessage"), Message{Topic: "recv()0", Value: "1.Body.Data|1.Body.Value", Headers: "1.ApplicationProperties"}),
 		publish("servicebus", p(azsb+".Sender", "ScheduleMessages"), Message{Topic: "recv()0", Value: "1[].Body", Headers: "1[].ApplicationProperties"}),
 		publish("eventhubs", p(azeh+".ProducerClient", "SendEventDataBatch"), Message{Topic: "recv()1", Value: "1"}))
+
+	// Dapr: the sidecar's pub/sub and state APIs, on the Client interface
+	// the SDK's NewClient returns and on its gRPC implementation; a state
+	// write is the store-of-record write of a Dapr service (an outbox, if
+	// any, is the state store component's configuration, not code)
+	for _, recv := range []string{m(dapr+".Client", ""), p(dapr+".GRPCClient", "")} {
+		r := strings.TrimSuffix(recv, ".")
+		add(publish("dapr", r+".PublishEvent", Message{Topic: "2", Value: "3"}),
+			publish("dapr", r+".PublishEventfromCustomContent", Message{Topic: "2", Value: "3"}),
+			publish("dapr", r+".PublishEvents", Message{Topic: "2", Value: "3[]"}))
+		for _, n := range []string{"SaveState", "SaveStateWithETag", "SaveBulkState", "DeleteState", "DeleteStateWithETag", "DeleteBulkState", "ExecuteStateTransaction"} {
+			add(write(DaprState, r+"."+n))
+		}
+	}
 
 	// Apache RocketMQ: the Producer interface the client's constructors
 	// return; messages are variadic *primitive.Message

@@ -96,6 +96,8 @@ func adviceFor(rule, store string) string {
 		return "Spanner: insert the event row in the same read-write transaction (BufferWrite an outbox mutation) and publish it with a relay or a change stream"
 	case catalog.Datastore:
 		return "Datastore: put the event entity in the same transaction (RunInTransaction) and let a relay publish it"
+	case catalog.DaprState:
+		return "Dapr: configure the state store's outbox (outboxPublishPubsub, outboxPublishTopic) and write the state with ExecuteStateTransaction instead of publishing after it"
 	case catalog.RethinkDB:
 		return "RethinkDB: it has no multi-document transaction; publish from a changefeed on the written table, or keep the pending event in the written document and let a relay publish and clear it"
 	}

@@ -30,6 +30,7 @@ import (
 	_ "github.com/aws/aws-sdk-go/service/sqs/sqsiface"
 	_ "github.com/cloudevents/sdk-go/v2/client"
 	_ "github.com/confluentinc/confluent-kafka-go/kafka"
+	_ "github.com/dapr/go-sdk/client"
 	_ "github.com/eclipse/paho.mqtt.golang"
 	_ "github.com/gin-gonic/gin"
 	_ "github.com/go-chi/chi"

@@ -33,6 +33,7 @@ import (
 	cloudevents "github.com/cloudevents/sdk-go/v2"
 	ckafka "github.com/confluentinc/confluent-kafka-go/kafka"
 	ckafka2 "github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	dapr "github.com/dapr/go-sdk/client"
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 	redis7 "github.com/go-redis/redis/v7"
 	redis8 "github.com/go-redis/redis/v8"
@@ -1036,4 +1037,58 @@ func pos108(x *redis7.Client) {
 
 func neg108(x *redis7.Client) {
 	x.XAdd(&redis7.XAddArgs{Stream: "orders"})
+}
+
+func pos109(x dapr.Client) {
+	save()
+	x.PublishEvent(ctx, "pubsub", "orders", []byte("{}")) // want "OBX001"
+}
+
+func neg109(x dapr.Client) {
+	x.PublishEvent(ctx, "pubsub", "orders", []byte("{}"))
+}
+
+func pos110(x dapr.Client) {
+	save()
+	x.PublishEventfromCustomContent(ctx, "pubsub", "orders", nil) // want "OBX001"
+}
+
+func neg110(x dapr.Client) {
+	x.PublishEventfromCustomContent(ctx, "pubsub", "orders", nil)
+}
+
+func pos111(x dapr.Client) {
+	save()
+	x.PublishEvents(ctx, "pubsub", "orders", nil) // want "OBX001"
+}
+
+func neg111(x dapr.Client) {
+	x.PublishEvents(ctx, "pubsub", "orders", nil)
+}
+
+func pos112(x *dapr.GRPCClient) {
+	save()
+	x.PublishEvent(ctx, "pubsub", "orders", []byte("{}")) // want "OBX001"
+}
+
+func neg112(x *dapr.GRPCClient) {
+	x.PublishEvent(ctx, "pubsub", "orders", []byte("{}"))
+}
+
+func pos113(x *dapr.GRPCClient) {
+	save()
+	x.PublishEventfromCustomContent(ctx, "pubsub", "orders", nil) // want "OBX001"
+}
+
+func neg113(x *dapr.GRPCClient) {
+	x.PublishEventfromCustomContent(ctx, "pubsub", "orders", nil)
+}
+
+func pos114(x *dapr.GRPCClient) {
+	save()
+	x.PublishEvents(ctx, "pubsub", "orders", nil) // want "OBX001"
+}
+
+func neg114(x *dapr.GRPCClient) {
+	x.PublishEvents(ctx, "pubsub", "orders", nil)
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	dynamodb1 "github.com/aws/aws-sdk-go/service/dynamodb"
+	dapr "github.com/dapr/go-sdk/client"
 	"github.com/gocql/gocql"
 	"go.mongodb.org/mongo-driver/mongo"
 	mongo2 "go.mongodb.org/mongo-driver/v2/mongo"
@@ -788,6 +789,132 @@ func pos83(x *datastore.Transaction) {
 
 func neg83(x *datastore.Transaction) {
 	x.Mutate()
+}
+
+func pos84(x dapr.Client) {
+	x.SaveState(ctx, "state", "order-1", nil, nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg84(x dapr.Client) {
+	x.SaveState(ctx, "state", "order-1", nil, nil)
+}
+
+func pos85(x dapr.Client) {
+	x.SaveStateWithETag(ctx, "state", "order-1", nil, "1", nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg85(x dapr.Client) {
+	x.SaveStateWithETag(ctx, "state", "order-1", nil, "1", nil)
+}
+
+func pos86(x dapr.Client) {
+	x.SaveBulkState(ctx, "state")
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg86(x dapr.Client) {
+	x.SaveBulkState(ctx, "state")
+}
+
+func pos87(x dapr.Client) {
+	x.DeleteState(ctx, "state", "order-1", nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg87(x dapr.Client) {
+	x.DeleteState(ctx, "state", "order-1", nil)
+}
+
+func pos88(x dapr.Client) {
+	x.DeleteStateWithETag(ctx, "state", "order-1", nil, nil, nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg88(x dapr.Client) {
+	x.DeleteStateWithETag(ctx, "state", "order-1", nil, nil, nil)
+}
+
+func pos89(x dapr.Client) {
+	x.DeleteBulkState(ctx, "state", nil, nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg89(x dapr.Client) {
+	x.DeleteBulkState(ctx, "state", nil, nil)
+}
+
+func pos90(x dapr.Client) {
+	x.ExecuteStateTransaction(ctx, "state", nil, nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg90(x dapr.Client) {
+	x.ExecuteStateTransaction(ctx, "state", nil, nil)
+}
+
+func pos91(x *dapr.GRPCClient) {
+	x.SaveState(ctx, "state", "order-1", nil, nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg91(x *dapr.GRPCClient) {
+	x.SaveState(ctx, "state", "order-1", nil, nil)
+}
+
+func pos92(x *dapr.GRPCClient) {
+	x.SaveStateWithETag(ctx, "state", "order-1", nil, "1", nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg92(x *dapr.GRPCClient) {
+	x.SaveStateWithETag(ctx, "state", "order-1", nil, "1", nil)
+}
+
+func pos93(x *dapr.GRPCClient) {
+	x.SaveBulkState(ctx, "state")
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg93(x *dapr.GRPCClient) {
+	x.SaveBulkState(ctx, "state")
+}
+
+func pos94(x *dapr.GRPCClient) {
+	x.DeleteState(ctx, "state", "order-1", nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg94(x *dapr.GRPCClient) {
+	x.DeleteState(ctx, "state", "order-1", nil)
+}
+
+func pos95(x *dapr.GRPCClient) {
+	x.DeleteStateWithETag(ctx, "state", "order-1", nil, nil, nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg95(x *dapr.GRPCClient) {
+	x.DeleteStateWithETag(ctx, "state", "order-1", nil, nil, nil)
+}
+
+func pos96(x *dapr.GRPCClient) {
+	x.DeleteBulkState(ctx, "state", nil, nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg96(x *dapr.GRPCClient) {
+	x.DeleteBulkState(ctx, "state", nil, nil)
+}
+
+func pos97(x *dapr.GRPCClient) {
+	x.ExecuteStateTransaction(ctx, "state", nil, nil)
+	pub() // want "OBX001.*Dapr"
+}
+
+func neg97(x *dapr.GRPCClient) {
+	x.ExecuteStateTransaction(ctx, "state", nil, nil)
 }
 
 // fsTx pairs a Firestore transaction with a document.
