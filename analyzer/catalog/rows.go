@@ -19,6 +19,7 @@ const (
 	spanner    = "cloud.google.com/go/spanner"
 	datastore  = "cloud.google.com/go/datastore"
 	dapr       = "github.com/dapr/go-sdk/client"
+	gfdb       = "github.com/gogf/gf/v2/database/gdb"
 	kafkago    = "github.com/segmentio/kafka-go"
 	ibmSarama  = "github.com/IBM/sarama"
 	shopSarama = "github.com/Shopify/sarama"
@@ -76,14 +77,14 @@ var clientModules = []string{
 	"github.com/absmach/fluxmq", "gocloud.dev", "entgo.io/ent", "github.com/cloudevents/sdk-go",
 	"github.com/aws/aws-sdk-go", "github.com/apache/rocketmq-client-go",
 	"github.com/apache/pulsar-client-go", nsq, "github.com/Azure/azure-sdk-for-go/sdk/messaging",
-	gorm1, mgo, gorp2, rethink, spanner, datastore, "github.com/dapr/go-sdk",
+	gorm1, mgo, gorp2, rethink, spanner, datastore, "github.com/dapr/go-sdk", gfdb,
 }
 
 // txTypeNames are the types whose values are open transactions.
 var txTypeNames = []string{
 	"database/sql.Tx", pgx5 + ".Tx", pgx5pool + ".Tx", pgx4 + ".Tx", pgx4pool + ".Tx",
 	sqlx + ".Tx", bun + ".Tx", firestore + ".Transaction", mongo1 + ".SessionContext",
-	gorp2 + ".Transaction", gorp3 + ".Transaction",
+	gorp2 + ".Transaction", gorp3 + ".Transaction", gfdb + ".TX", gfdb + ".TXCore",
 	spanner + ".ReadWriteTransaction", spanner + ".ReadWriteStmtBasedTransaction", datastore + ".Transaction",
 }
 
@@ -228,6 +229,25 @@ var rows = func() []Entry {
 	}
 	add(exec(p(gorm1+".DB", "Exec"), 0), txFunc(SQL, p(gorm1+".DB", "Transaction"), 0),
 		tx(Begin, SQL, p(gorm1+".DB", "Begin")), tx(Commit, SQL, p(gorm1+".DB", "Commit")), tx(Rollback, SQL, p(gorm1+".DB", "Rollback")))
+
+	// GoFrame's gdb (github.com/gogf/gf/v2): the chained Model's writes, the
+	// DB interface and its Core, the TX interface and its TXCore. Reads
+	// (All, One, Scan, Count, ...) are not rows: gdb's own bodies, which
+	// run schema queries and caches behind every Model, are not read.
+	modelWrites := []string{"Insert", "InsertAndGetId", "InsertIgnore", "Replace", "Save", "Update", "UpdateAndGetAffected", "Delete", "Increment", "Decrement"}
+	for _, n := range modelWrites {
+		add(write(SQL, p(gfdb+".Model", n)))
+	}
+	for _, n := range []string{"Insert", "InsertIgnore", "InsertAndGetId", "Replace", "Save", "Update", "Delete"} {
+		add(write(SQL, m(gfdb+".DB", n)), write(SQL, p(gfdb+".Core", n)), write(SQL, m(gfdb+".TX", n)), write(SQL, p(gfdb+".TXCore", n)))
+	}
+	add(exec(m(gfdb+".DB", "Exec"), 1), exec(p(gfdb+".Core", "Exec"), 1), exec(m(gfdb+".TX", "Exec"), 0), exec(p(gfdb+".TXCore", "Exec"), 0),
+		query(m(gfdb+".DB", "Query"), 1), query(p(gfdb+".Core", "Query"), 1), query(m(gfdb+".TX", "Query"), 0), query(p(gfdb+".TXCore", "Query"), 0),
+		txFunc(SQL, m(gfdb+".DB", "Transaction"), 1), txFunc(SQL, p(gfdb+".Core", "Transaction"), 1), txFunc(SQL, p(gfdb+".Model", "Transaction"), 1),
+		txFunc(SQL, m(gfdb+".TX", "Transaction"), 1), txFunc(SQL, p(gfdb+".TXCore", "Transaction"), 1),
+		tx(Begin, SQL, m(gfdb+".DB", "Begin")), tx(Begin, SQL, p(gfdb+".Core", "Begin")),
+		tx(Commit, SQL, m(gfdb+".TX", "Commit")), tx(Commit, SQL, p(gfdb+".TXCore", "Commit")),
+		tx(Rollback, SQL, m(gfdb+".TX", "Rollback")), tx(Rollback, SQL, p(gfdb+".TXCore", "Rollback")))
 
 	// gorp (v2 and v3): the SqlExecutor interface WithContext returns, the
 	// DbMap and its Transaction. The Select family runs the SQL it is given

@@ -116,6 +116,18 @@ gen("gorprows", ['"github.com/go-gorp/gorp"', 'gorp3 "github.com/go-gorp/gorp/v3
 with open("testdata/src/rows/gorprows/gorprows.go", "a") as f:
     f.write("\ntype Order struct{ ID string }\n")
 
+gfcases = []
+for n in ["Insert(nil)", "InsertAndGetId(nil)", "InsertIgnore(nil)", "Replace(nil)", "Save(nil)", "Update(nil)",
+          "UpdateAndGetAffected(nil)", "Delete(nil)", "Increment(\"n\", 1)", "Decrement(\"n\", 1)"]:
+    gfcases.append(("*gdb.Model", "x.Ctx(ctx).Data(nil)." + n, A))
+for typ, rule, c in [("gdb.DB", A, "ctx, "), ("*gdb.Core", A, "ctx, "), ("gdb.TX", T, ""), ("*gdb.TXCore", T, "")]:
+    gfcases += [(typ, f"x.Exec({c}upd)", rule), (typ, f"x.Query({c}@Q)", rule),
+                (typ, f"x.Insert({c}\"orders\", nil)", rule), (typ, f"x.InsertIgnore({c}\"orders\", nil)", rule),
+                (typ, f"x.InsertAndGetId({c}\"orders\", nil)", rule), (typ, f"x.Replace({c}\"orders\", nil)", rule),
+                (typ, f"x.Save({c}\"orders\", nil)", rule), (typ, f"x.Update({c}\"orders\", nil, nil)", rule),
+                (typ, f"x.Delete({c}\"orders\", nil)", rule)]
+gen("gfrows", ['"github.com/gogf/gf/v2/database/gdb"', ''], gfcases)
+
 ormcases = [("*gorm.DB", f"x.{m}", A) for m in [
     "Create(&Order{})", "CreateInBatches([]Order{}, 10)", "Save(&Order{})", "Model(&Order{}).Update(\"status\", \"paid\")",
     "Model(&Order{}).Updates(map[string]any{})", "Model(&Order{}).UpdateColumn(\"status\", \"paid\")",

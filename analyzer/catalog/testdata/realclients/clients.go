@@ -40,6 +40,7 @@ import (
 	_ "github.com/go-gorp/gorp"
 	_ "github.com/go-gorp/gorp/v3"
 	_ "github.com/go-redis/redis/v7"
+	_ "github.com/gogf/gf/v2/database/gdb"
 	_ "github.com/go-redis/redis/v8"
 	_ "github.com/gocql/gocql"
 	_ "github.com/gofiber/fiber/v2"

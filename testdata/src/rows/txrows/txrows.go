@@ -26,6 +26,7 @@ import (
 
 	"github.com/go-gorp/gorp"
 	gorp3 "github.com/go-gorp/gorp/v3"
+	"github.com/gogf/gf/v2/database/gdb"
 	gorm1 "github.com/jinzhu/gorm"
 
 	"outbox"
@@ -469,6 +470,78 @@ func negDatastore(c *datastore.Client, k *datastore.Key) {
 	tx.Commit()
 	tx2, _ := c.NewTransaction(ctx)
 	tx2.Rollback()
+}
+
+func posGoFrame(db gdb.DB, c *gdb.Core, m *gdb.Model) {
+	db.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		tx.Insert("orders", Order{})
+		pub() // want "OBX003"
+		return tx.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+			tx.Update("orders", Order{}, "id", 1)
+			pub() // want "OBX003"
+			return nil
+		})
+	})
+	c.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		tx.Save("orders", Order{})
+		pub() // want "OBX003"
+		return nil
+	})
+	m.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		tx.Model("orders").Data(Order{}).Insert()
+		pub() // want "OBX003"
+		return nil
+	})
+	tx, _ := db.Begin(ctx)
+	tx.Insert("orders", Order{})
+	tx.Commit()
+	pub() // want "OBX002"
+	tx2, _ := c.Begin(ctx)
+	tx2.Delete("orders", "id", 1)
+	pub() // want "OBX003"
+	tx2.Rollback()
+	txc := &gdb.TXCore{}
+	txc.Exec(upd)
+	txc.Commit()
+	pub() // want "OBX002"
+	txc.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		tx.Exec(upd)
+		pub() // want "OBX003"
+		return nil
+	})
+	txc.Rollback()
+}
+
+func negGoFrame(db gdb.DB, c *gdb.Core, m *gdb.Model) {
+	db.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		tx.Insert("orders", Order{})
+		_, err := tx.Insert("outbox", OutboxMessage{})
+		return tx.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error { return err })
+	})
+	c.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		_, err := tx.Save("orders", Order{})
+		return err
+	})
+	m.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		_, err := tx.Model("orders").Data(Order{}).Insert()
+		return err
+	})
+	tx, _ := db.Begin(ctx)
+	tx.Insert("orders", Order{})
+	tx.Commit()
+	tx2, _ := c.Begin(ctx)
+	tx2.Rollback()
+	txc := &gdb.TXCore{}
+	txc.Exec(upd)
+	txc.Commit()
+	txc.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error { return nil })
+	txc.Rollback()
+}
+
+// Reads are no rows: gdb's internals (schema queries, caches) stay unread.
+func negGoFrameRead(m *gdb.Model) {
+	m.Ctx(ctx).Where("id", 1).All()
+	pub()
 }
 
 // Cache writes are not DB writes unless configured.
