@@ -538,6 +538,31 @@ func negGoFrame(db gdb.DB, c *gdb.Core, m *gdb.Model) {
 	txc.Rollback()
 }
 
+// A Model write inside a Transaction callback runs on the callback's
+// transaction, which GoFrame carries in ctx.
+func posGoFrameCtx(db gdb.DB, m *gdb.Model) {
+	db.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		m.Ctx(ctx).Data(Order{}).Insert()
+		pub() // want "OBX003"
+		return nil
+	})
+	db.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		_, err := m.Ctx(ctx).Data(Order{}).Update()
+		return err
+	})
+	pub() // want "OBX002"
+}
+
+func negGoFrameCtx(db gdb.DB, m *gdb.Model) {
+	db.Transaction(ctx, func(ctx context.Context, tx gdb.TX) error {
+		if _, err := m.Ctx(ctx).Data(Order{}).Insert(); err != nil {
+			return err
+		}
+		_, err := tx.Model("outbox").Data(OutboxMessage{}).Insert()
+		return err
+	})
+}
+
 // Reads are no rows: gdb's internals (schema queries, caches) stay unread.
 func negGoFrameRead(m *gdb.Model) {
 	m.Ctx(ctx).Where("id", 1).All()
