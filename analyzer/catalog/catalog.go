@@ -70,6 +70,10 @@ type Entry struct {
 	// SQLInRecv: the SQL text is argument SQL of the call that built the
 	// receiver (gocql: session.Query(stmt, ...).Exec()).
 	SQLInRecv bool
+	// CtxTx (writes): the write joins the transaction its context carries
+	// (GoFrame's Model.Ctx(ctx) inside a Transaction callback), as Mongo's
+	// and Firestore's writes do.
+	CtxTx bool
 	// Func is the index of the callback argument of TxFunc, Retry and
 	// callback Consume rows, the first callback argument of Later rows
 	// (it and every later argument), NoArg otherwise.

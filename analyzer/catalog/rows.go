@@ -236,7 +236,9 @@ var rows = func() []Entry {
 	// run schema queries and caches behind every Model, are not read.
 	modelWrites := []string{"Insert", "InsertAndGetId", "InsertIgnore", "Replace", "Save", "Update", "UpdateAndGetAffected", "Delete", "Increment", "Decrement"}
 	for _, n := range modelWrites {
-		add(write(SQL, p(gfdb+".Model", n)))
+		e := write(SQL, p(gfdb+".Model", n))
+		e.CtxTx = true
+		add(e)
 	}
 	for _, n := range []string{"Insert", "InsertIgnore", "InsertAndGetId", "Replace", "Save", "Update", "Delete"} {
 		add(write(SQL, m(gfdb+".DB", n)), write(SQL, p(gfdb+".Core", n)), write(SQL, m(gfdb+".TX", n)), write(SQL, p(gfdb+".TXCore", n)))

@@ -717,7 +717,7 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 			c.add(evOutbox, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal}, h, base, wc)
 			return
 		}
-		c.add(evWrite, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal}, h, base, wc)
+		c.add(evWrite, call.Pos(), call.Rparen, &Effect{Name: row.Name, Store: row.Store, Handle: HandleInternal, CtxTx: row.CtxTx}, h, base, wc)
 	case catalog.OutboxInsert:
 		// a configured outbox writer: the row goes on its handle argument
 		// (or the first non-context argument, else the receiver)
@@ -899,8 +899,8 @@ func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base typ
 			ev.scope, ev.inTx = wc.scope, true // joins the unit of the context
 		case h != nil && c.scopeOf[h] != nil:
 			ev.scope, ev.inTx = c.scopeOf[h], true
-		case wc.scope != nil && nonSQL && k == evWrite:
-			ev.scope, ev.inTx = wc.scope, true // Mongo and Firestore writes join the callback's transaction through ctx
+		case wc.scope != nil && (nonSQL || eff.CtxTx) && k == evWrite:
+			ev.scope, ev.inTx = wc.scope, true // Mongo, Firestore and gdb Model writes join the callback's transaction through ctx
 		case eff.InTx && h == nil:
 			ev.inTx = true // the callee's own transaction
 		case h != nil:

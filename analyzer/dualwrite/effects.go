@@ -41,6 +41,10 @@ type Effect struct {
 	// caller's outbox.Run callback it is an outbox row on the unit's
 	// transaction, outside one the publish itself.
 	Guarded bool
+	// CtxTx (writes): the write joins the transaction its context carries
+	// (catalog.Entry.CtxTx): inside a transaction callback it is on the
+	// callback's transaction.
+	CtxTx bool
 }
 
 // Effects summarises a function for its callers.
