@@ -1,7 +1,5 @@
 package catalog
 
-import "strings"
-
 // Import paths of the catalogued clients.
 const (
 	pgx5       = "github.com/jackc/pgx/v5"
@@ -477,13 +475,15 @@ var rows = func() []Entry {
 	// the SDK's NewClient returns and on its gRPC implementation; a state
 	// write is the store-of-record write of a Dapr service (an outbox, if
 	// any, is the state store component's configuration, not code)
-	for _, recv := range []string{m(dapr+".Client", ""), p(dapr+".GRPCClient", "")} {
-		r := strings.TrimSuffix(recv, ".")
-		add(publish("dapr", r+".PublishEvent", Message{Topic: "2", Value: "3"}),
-			publish("dapr", r+".PublishEventfromCustomContent", Message{Topic: "2", Value: "3"}),
-			publish("dapr", r+".PublishEvents", Message{Topic: "2", Value: "3[]"}))
+	for _, recv := range []func(string) string{
+		func(n string) string { return m(dapr+".Client", n) },
+		func(n string) string { return p(dapr+".GRPCClient", n) },
+	} {
+		add(publish("dapr", recv("PublishEvent"), Message{Topic: "2", Value: "3"}),
+			publish("dapr", recv("PublishEventfromCustomContent"), Message{Topic: "2", Value: "3"}),
+			publish("dapr", recv("PublishEvents"), Message{Topic: "2", Value: "3[]"}))
 		for _, n := range []string{"SaveState", "SaveStateWithETag", "SaveBulkState", "DeleteState", "DeleteStateWithETag", "DeleteBulkState", "ExecuteStateTransaction"} {
-			add(write(DaprState, r+"."+n))
+			add(write(DaprState, recv(n)))
 		}
 	}
 
