@@ -41,14 +41,25 @@ func TestRowsMatchRealClients(t *testing.T) {
 	// the test module's own go.mod and go.sum, whatever the caller's flags
 	extra := &packages.Config{Mode: own.Mode, Dir: clients, Env: append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")}
 	var missing []string
-	fromExtra := 0
+	// one load per build list, not per package: each go list call reads the
+	// whole module graph, and the real clients are many. The test module
+	// first: it requires every client but those this module itself uses, and
+	// a pattern outside a build list spoils the go.sum lookups of the others.
+	got := loadAll(extra, paths)
+	fromExtra := len(got)
+	var rest []string
 	for _, path := range paths {
-		pkg := load(own, path)
-		if pkg == nil {
-			if pkg = load(extra, path); pkg != nil {
-				fromExtra++
-			}
+		if got[path] == nil {
+			rest = append(rest, path)
 		}
+	}
+	if len(rest) > 0 {
+		for path, pkg := range loadAll(own, rest) {
+			got[path] = pkg
+		}
+	}
+	for _, path := range paths {
+		pkg := got[path]
 		if pkg == nil {
 			missing = append(missing, path)
 			continue
@@ -67,14 +78,20 @@ func TestRowsMatchRealClients(t *testing.T) {
 	t.Logf("checked the rows of %d real client packages (%d from testdata/realclients)", len(paths)-len(missing), fromExtra)
 }
 
-// load type-checks one package, nil when it is not in cfg's build list or
-// does not type-check.
-func load(cfg *packages.Config, path string) *packages.Package {
-	pkgs, err := packages.Load(cfg, path)
-	if err != nil || len(pkgs) != 1 || pkgs[0].Types == nil || len(pkgs[0].Errors) > 0 {
-		return nil
+// loadAll type-checks the packages at paths in one load and returns those
+// in cfg's build list that type-check, by import path.
+func loadAll(cfg *packages.Config, paths []string) map[string]*packages.Package {
+	out := map[string]*packages.Package{}
+	pkgs, err := packages.Load(cfg, paths...)
+	if err != nil {
+		return out
 	}
-	return pkgs[0]
+	for _, p := range pkgs {
+		if p.Types != nil && len(p.Errors) == 0 {
+			out[p.PkgPath] = p
+		}
+	}
+	return out
 }
 
 // fullNames lists the FullName of every function and method a package declares.
