@@ -145,6 +145,9 @@ var (
 		{"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus", "Azure Service Bus is not supported yet"},
 		{"github.com/Azure/azure-sdk-for-go/sdk/messaging/azeventhubs", "Azure Event Hubs is not supported yet"},
 		{"github.com/dapr/go-sdk", "Dapr pub/sub: use the state store's outbox (outboxPublishPubsub) instead of a relay"},
+		{"github.com/gomodule/redigo", "Redis through redigo: the relay publishes with go-redis; pass --broker redis"},
+		{"github.com/garyburd/redigo", "Redis through redigo: the relay publishes with go-redis; pass --broker redis"},
+		{"github.com/mediocregopher/radix", "Redis through radix: the relay publishes with go-redis; pass --broker redis"},
 	}
 	migrationSignals = []signal{
 		{"ariga.io/atlas", "atlas"}, {"github.com/pressly/goose", "goose"}, {"github.com/golang-migrate/migrate", "migrate"},

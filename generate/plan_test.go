@@ -619,6 +619,8 @@ func TestDetectUnsupportedBrokers(t *testing.T) {
 		{"github.com/aws/aws-sdk-go v1.55.8", "github.com/aws/aws-sdk-go/service/kinesis", "Kinesis"},
 		{"github.com/aws/aws-sdk-go v1.55.8", "github.com/aws/aws-sdk-go/service/eventbridge", "EventBridge"},
 		{"github.com/dapr/go-sdk v1.11.0", "github.com/dapr/go-sdk/client", "Dapr"},
+		{"github.com/gomodule/redigo v1.9.3", "github.com/gomodule/redigo/redis", "redigo"},
+		{"github.com/mediocregopher/radix/v3 v3.8.1", "github.com/mediocregopher/radix/v3", "radix"},
 	} {
 		t.Run(tc.says, func(t *testing.T) {
 			dir := writeTree(t, map[string]string{

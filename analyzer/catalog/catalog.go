@@ -89,6 +89,10 @@ type Entry struct {
 	// (Dequeue rows: the queue's own wrapper pops it); elsewhere a list is
 	// data kept in a cache and the push is no publish.
 	ListPush bool
+	// Command marks clients that take the Redis command as a string (redigo's
+	// Conn.Do, radix's Cmd): the first string parameter names it, and the
+	// call does what CommandEffect says of that name when it is a constant.
+	Command bool
 	// Message maps a publish to the parts of an outbox message (paths, see package doc).
 	Message Message
 }
@@ -102,6 +106,35 @@ type Message struct {
 	Value      string // payload bytes
 	Headers    string // headers / attributes / metadata
 	EventType  string // event type when the client has a field for it
+}
+
+// redisCommands: what a Redis command named by a string does, for Command
+// rows. Everything else (SET, HSET, EXPIRE, ...) is cache work: no effect.
+var redisCommands = map[string]Kind{
+	"PUBLISH": Publish, "SPUBLISH": Publish, "XADD": Publish,
+	"LPUSH": Publish, "RPUSH": Publish, "LPUSHX": Publish, "RPUSHX": Publish,
+	"BLPOP": Dequeue, "BRPOP": Dequeue, "BRPOPLPUSH": Dequeue, "BLMOVE": Dequeue, "BLMPOP": Dequeue,
+	"LPOP": Dequeue, "RPOP": Dequeue, "RPOPLPUSH": Dequeue, "LMOVE": Dequeue, "LMPOP": Dequeue,
+}
+
+// CommandEffect says what the Redis command cmd does (any case): Publish
+// (with listPush for a list push, a publish only where the package also
+// pops a list), Dequeue, or 0 for none.
+func CommandEffect(cmd string) (k Kind, listPush bool) {
+	cmd = strings.ToUpper(cmd)
+	k = redisCommands[cmd]
+	return k, k == Publish && strings.HasSuffix(strings.TrimSuffix(cmd, "X"), "PUSH")
+}
+
+// CommandArg is the index of the argument of a Command row's call that
+// names the command: the first string parameter of sig, -1 if none.
+func CommandArg(sig *types.Signature) int {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if b, ok := sig.Params().At(i).Type().(*types.Basic); ok && b.Kind() == types.String {
+			return i
+		}
+	}
+	return NoArg
 }
 
 // IsWrite reports whether the row writes a store (Query rows only conditionally).

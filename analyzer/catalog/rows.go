@@ -1,5 +1,7 @@
 package catalog
 
+import "strconv"
+
 // Import paths of the catalogued clients.
 const (
 	pgx5       = "github.com/jackc/pgx/v5"
@@ -36,6 +38,10 @@ const (
 	pubsub2    = "cloud.google.com/go/pubsub/v2"
 	redis8     = "github.com/go-redis/redis/v8"
 	redis9     = "github.com/redis/go-redis/v9"
+	redigo     = "github.com/gomodule/redigo/redis"
+	redigoOld  = "github.com/garyburd/redigo/redis"
+	radix3     = "github.com/mediocregopher/radix/v3"
+	radix4     = "github.com/mediocregopher/radix/v4"
 	watermill  = "github.com/ThreeDotsLabs/watermill/message"
 	wmcqrs     = "github.com/ThreeDotsLabs/watermill/components/cqrs"
 	sqlgraph   = "entgo.io/ent/dialect/sql/sqlgraph"
@@ -531,6 +537,24 @@ var rows = func() []Entry {
 		for _, n := range []string{"BLPop", "BRPop", "BRPopLPush", "BLMove", "LPop", "RPop", "RPopLPush", "LMove", "LPopCount", "RPopCount"} {
 			add(Entry{Name: m(recv, n), Kind: Dequeue, SQL: NoArg, Func: NoArg, Handle: NoArg})
 		}
+	}
+
+	// Clients that take the command as a string: redigo's Do and Send
+	// (pipelined, run at the next Flush or Do), radix's Cmd and FlatCmd (the
+	// action a Pool's or Conn's Do runs). A call is a publish only when its
+	// command is PUBLISH, SPUBLISH or XADD, or a list push where the package
+	// also pops a list (catalog.CommandEffect). Fix does not rewrite them.
+	commandRow := func(name string, cmd int) Entry {
+		e := publish("redis", name, Message{Topic: strconv.Itoa(cmd + 1), Value: strconv.Itoa(cmd + 2)})
+		e.Command = true
+		return e
+	}
+	for _, pkg := range []string{redigo, redigoOld} {
+		add(commandRow(m(pkg+".Conn", "Do"), 0), commandRow(m(pkg+".Conn", "Send"), 0))
+	}
+	add(commandRow(m(redigo+".ConnWithContext", "DoContext"), 1), commandRow(redigo+".DoContext", 2))
+	for _, pkg := range []string{radix3, radix4} {
+		add(commandRow(pkg+".Cmd", 1), commandRow(pkg+".FlatCmd", 1))
 	}
 
 	// Watermill, STAN, asynq

@@ -126,14 +126,44 @@ type collector struct {
 // (a Dequeue row): its list pushes then feed a work queue. Asked only at a
 // list push, which few functions make, so it is not memoised.
 func (c *collector) popsList() bool {
+	commands := false
 	for _, obj := range c.info.Uses {
 		if fn, ok := obj.(*types.Func); ok {
-			if e := c.cat.Match(fn); e != nil && e.Kind == catalog.Dequeue {
-				return true
+			if e := c.cat.Match(fn); e != nil {
+				if e.Kind == catalog.Dequeue {
+					return true
+				}
+				commands = commands || e.Command
+			}
+		}
+	}
+	if commands {
+		// a client that takes commands as strings pops with a constant
+		// BRPOP (or alike) somewhere in the package
+		for _, tv := range c.info.Types {
+			if tv.Value != nil && tv.Value.Kind() == constant.String {
+				if k, _ := catalog.CommandEffect(constant.StringVal(tv.Value)); k == catalog.Dequeue {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// redisCommand is what the call of a Command row does, by its constant
+// command argument: catalog.Publish (listPush for a list push), or 0 when
+// the command is something else or not a constant.
+func (c *collector) redisCommand(call *ast.CallExpr, fn *types.Func) (k catalog.Kind, listPush bool) {
+	i := catalog.CommandArg(fn.Signature())
+	if i < 0 || i >= len(call.Args) {
+		return 0, false
+	}
+	tv, ok := c.info.Types[call.Args[i]]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return 0, false
+	}
+	return catalog.CommandEffect(constant.StringVal(tv.Value))
 }
 
 func newCollector(info *types.Info, fset *token.FileSet, cat *catalog.Catalog, pkg *types.Package, effectsOf func(*types.Func) (*Effects, bool)) *collector {
@@ -750,7 +780,15 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 		if row.Send {
 			return // the publish is the send on the returned channel
 		}
-		if row.ListPush && !c.popsList() {
+		listPush := row.ListPush
+		if row.Command {
+			k, push := c.redisCommand(call, fn)
+			if k != catalog.Publish {
+				return // SET, HSET, a pop...: cache or queue work, no publish
+			}
+			listPush = push
+		}
+		if listPush && !c.popsList() {
 			return // a list kept as data (a capped log, a cache), not a queue
 		}
 		if c.selfBroadcast(call) {

@@ -192,7 +192,7 @@ func (r *programResolver) funcValueEffects(fn *types.Func) *Effects {
 	if row := r.cat.Match(fn); row != nil {
 		switch row.Kind {
 		case catalog.Publish:
-			if row.Send || row.ListPush {
+			if row.Send || row.ListPush || row.Command {
 				return nil
 			}
 			return &Effects{Publish: &Effect{Name: row.Name, Broker: row.Broker, Handle: HandleInternal}}

@@ -27,6 +27,7 @@ require (
 	github.com/confluentinc/confluent-kafka-go v1.9.2
 	github.com/dapr/go-sdk v1.11.0
 	github.com/eclipse/paho.mqtt.golang v1.5.1
+	github.com/garyburd/redigo v0.0.0-20150301180006-535138d7bcd7
 	github.com/gin-gonic/gin v1.12.0
 	github.com/go-chi/chi v1.5.5
 	github.com/go-chi/chi/v5 v5.2.2
@@ -39,10 +40,13 @@ require (
 	github.com/gocql/gocql v1.7.0
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/gogf/gf/v2 v2.6.2
+	github.com/gomodule/redigo v1.9.3
 	github.com/hibiken/asynq v0.26.0
 	github.com/jackc/pgx/v4 v4.18.3
 	github.com/jinzhu/gorm v1.9.16
 	github.com/labstack/echo/v4 v4.16.6
+	github.com/mediocregopher/radix/v3 v3.8.0
+	github.com/mediocregopher/radix/v4 v4.1.4
 	github.com/nats-io/stan.go v0.10.4
 	github.com/nsqio/go-nsq v1.1.0
 	github.com/robfig/cron v1.2.0
@@ -125,7 +129,6 @@ require (
 	github.com/golang/mock v1.7.0-rc.1 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/golang/snappy v1.0.0 // indirect
-	github.com/gomodule/redigo v1.8.10-0.20230511231101-78e255f9bd2a // indirect
 	github.com/google/gofuzz v1.2.0 // indirect
 	github.com/google/s2a-go v0.1.11 // indirect
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510 // indirect
@@ -201,6 +204,7 @@ require (
 	github.com/tidwall/gjson v1.17.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tilinna/clock v1.0.2 // indirect
 	github.com/tmthrgd/go-hex v0.0.0-20190904060850-447a3041c3bc // indirect
 	github.com/twitchyliquid64/golang-asm v0.15.1 // indirect
 	github.com/ugorji/go/codec v1.3.1 // indirect
