@@ -121,10 +121,12 @@ func realPaths(out, root string, paths []string) string {
 
 var position = regexp.MustCompile(`:\d+(:\d+)?:`)
 
-// errorKeys reduces build output to comparable keys: a package's compile
-// errors count once under its "# pkg" header (their lines move when a file
-// is rewritten); loose lines (setup errors such as a missing requirement)
-// count by their text without positions.
+// errorKeys reduces build output to comparable keys: a package's errors
+// count once under its "# pkg" header (compile errors move when a file is
+// rewritten; a failed link prints the linker's command line and temporary
+// paths, new on every build); loose lines (setup errors such as a missing
+// requirement, before any header or from the go command) count by their
+// text without positions.
 func errorKeys(out string) map[string]bool {
 	keys := map[string]bool{}
 	inPkg := false
@@ -136,7 +138,7 @@ func errorKeys(out string) map[string]bool {
 		case line == "":
 		case strings.HasPrefix(line, "\t") || strings.HasPrefix(line, " "):
 			// continuation of the error above
-		case inPkg && position.MatchString(line):
+		case inPkg && !strings.HasPrefix(line, "go: "):
 			// an error of the package under the header
 		default:
 			inPkg = false

@@ -22,6 +22,30 @@ func TestNewErrorsIgnoreThoseBefore(t *testing.T) {
 	}
 }
 
+// TestLinkErrorsBeforeCountOnce: a binary that already failed to link (a
+// cgo library whose C source the tree lacks) prints the linker's command
+// line and temporary paths, which differ from one build to the next; the
+// same failure after the change is not a new error.
+func TestLinkErrorsBeforeCountOnce(t *testing.T) {
+	link := func(tmp, id string) string {
+		return "# example.com/m/cmd/server\n" +
+			"/usr/local/go/pkg/tool/linux_amd64/link: running gcc failed: exit status 1\n" +
+			"/usr/bin/gcc -m64 -Wl,--build-id=0x" + id + " -o $WORK/b302/exe/a.out /tmp/go-link-" + tmp + "/go.o /tmp/go-link-" + tmp + "/000000.o\n" +
+			"/usr/bin/ld: /tmp/go-link-" + tmp + "/000025.o: in function `_cgo_2e751dd764d1_Cfunc_sqlite3_backup_finish':\n" +
+			"/tmp/go-build/sqlite3_opt_serialize.cgo2.c:101: undefined reference to `sqlite3_serialize'\n" +
+			"collect2: error: ld returned 1 exit status\n"
+	}
+	before := &Result{Errors: errorKeys(link("2480899130", "35f775d5"))}
+	after := &Result{Errors: errorKeys(link("1193620", "9a0c11e2"))}
+	if got := New(before, after); len(got) != 0 {
+		t.Fatalf("New = %q, want none: the same link failure", got)
+	}
+	after = &Result{Errors: errorKeys(link("1193620", "9a0c11e2") + "# example.com/m/svc\nsvc/svc.go:9:1: Insert redeclared\n")}
+	if got := New(before, after); len(got) != 1 || got[0] != "# example.com/m/svc" {
+		t.Fatalf("New = %q, want the svc package only", got)
+	}
+}
+
 // TestBuildOverlay builds a module as if a file were changed and one
 // removed, and checks nothing on disk moved.
 func TestBuildOverlay(t *testing.T) {
