@@ -147,6 +147,7 @@ var (
 		{"github.com/dapr/go-sdk", "Dapr pub/sub: use the state store's outbox (outboxPublishPubsub) instead of a relay"},
 		{"github.com/gomodule/redigo", "Redis through redigo: the relay publishes with go-redis; pass --broker redis"},
 		{"github.com/garyburd/redigo", "Redis through redigo: the relay publishes with go-redis; pass --broker redis"},
+		{"go-micro.dev", "go-micro events and broker: publish through its backend's client; pass --broker"},
 		{"github.com/mediocregopher/radix", "Redis through radix: the relay publishes with go-redis; pass --broker redis"},
 	}
 	migrationSignals = []signal{

@@ -621,6 +621,7 @@ func TestDetectUnsupportedBrokers(t *testing.T) {
 		{"github.com/dapr/go-sdk v1.11.0", "github.com/dapr/go-sdk/client", "Dapr"},
 		{"github.com/gomodule/redigo v1.9.3", "github.com/gomodule/redigo/redis", "redigo"},
 		{"github.com/mediocregopher/radix/v3 v3.8.1", "github.com/mediocregopher/radix/v3", "radix"},
+		{"go-micro.dev/v4 v4.11.0", "go-micro.dev/v4/events", "go-micro"},
 	} {
 		t.Run(tc.says, func(t *testing.T) {
 			dir := writeTree(t, map[string]string{

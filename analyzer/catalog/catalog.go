@@ -51,6 +51,7 @@ const (
 	Spanner   = "spanner"
 	Datastore = "datastore"
 	DaprState = "daprstate"
+	LDAP      = "ldap" // a directory as the store of record (users, groups)
 	Redis     = "redis"
 )
 

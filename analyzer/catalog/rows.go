@@ -42,6 +42,9 @@ const (
 	redigoOld  = "github.com/garyburd/redigo/redis"
 	radix3     = "github.com/mediocregopher/radix/v3"
 	radix4     = "github.com/mediocregopher/radix/v4"
+	ldap3      = "github.com/go-ldap/ldap/v3"
+	microEv    = "go-micro.dev/v4/events"
+	microBr    = "go-micro.dev/v4/broker"
 	watermill  = "github.com/ThreeDotsLabs/watermill/message"
 	wmcqrs     = "github.com/ThreeDotsLabs/watermill/components/cqrs"
 	sqlgraph   = "entgo.io/ent/dialect/sql/sqlgraph"
@@ -555,6 +558,20 @@ var rows = func() []Entry {
 	add(commandRow(m(redigo+".ConnWithContext", "DoContext"), 1), commandRow(redigo+".DoContext", 2))
 	for _, pkg := range []string{radix3, radix4} {
 		add(commandRow(pkg+".Cmd", 1), commandRow(pkg+".FlatCmd", 1))
+	}
+
+	// go-micro's events and broker: the stream or broker publishes through
+	// the backend it was built with (NATS JetStream, Kafka, RabbitMQ, ...);
+	// events.Publish uses the default stream. Fix does not rewrite them.
+	add(publish("go-micro", m(microEv+".Stream", "Publish"), Message{Topic: "0", Value: "1"}),
+		publish("go-micro", microEv+".Publish", Message{Topic: "0", Value: "1"}),
+		publish("go-micro", m(microBr+".Broker", "Publish"), Message{Topic: "0", Value: "1.Body", Headers: "1.Header"}))
+
+	// An LDAP directory as the store of record (an identity service's users
+	// and groups): adds, deletes, modifications and password changes, on
+	// a connection or through the Client interface.
+	for _, n := range []string{"Add", "Del", "Modify", "ModifyDN", "ModifyWithResult", "PasswordModify"} {
+		add(write(LDAP, p(ldap3+".Conn", n)), write(LDAP, m(ldap3+".Client", n)))
 	}
 
 	// Watermill, STAN, asynq

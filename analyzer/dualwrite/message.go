@@ -98,6 +98,8 @@ func adviceFor(rule, store string) string {
 		return "Datastore: put the event entity in the same transaction (RunInTransaction) and let a relay publish it"
 	case catalog.DaprState:
 		return "Dapr: configure the state store's outbox (outboxPublishPubsub, outboxPublishTopic) and write the state with ExecuteStateTransaction instead of publishing after it"
+	case catalog.LDAP:
+		return "LDAP: a directory has no transaction a broker can join; write the event to an outbox (a SQL table, or a pending-event attribute on the entry) that a relay publishes, or publish from the directory's change log (persistent search, syncrepl)"
 	case catalog.RethinkDB:
 		return "RethinkDB: it has no multi-document transaction; publish from a changefeed on the written table, or keep the pending event in the written document and let a relay publish and clear it"
 	}
