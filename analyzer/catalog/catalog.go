@@ -138,6 +138,15 @@ func CommandArg(sig *types.Signature) int {
 	return NoArg
 }
 
+// SentOn returns the Send row whose channel carries values of type elem
+// (*sarama.ProducerMessage for AsyncProducer.Input), nil if none.
+func (c *Catalog) SentOn(elem types.Type) *Entry {
+	if name, ok := sentTypes[types.TypeString(elem, nil)]; ok {
+		return c.byName[name]
+	}
+	return nil
+}
+
 // IsWrite reports whether the row writes a store (Query rows only conditionally).
 func (e *Entry) IsWrite() bool { return e.Kind == Write || e.Kind == Query }
 

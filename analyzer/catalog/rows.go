@@ -95,6 +95,11 @@ var txTypeNames = []string{
 	spanner + ".ReadWriteTransaction", spanner + ".ReadWriteStmtBasedTransaction", datastore + ".Transaction",
 }
 
+// sentTypes: the message type a Send row's channel carries -> that row.
+// A send of one on a channel of the service's own (an interface's Input()
+// that the client implements) is the same publish.
+var sentTypes = map[string]string{}
+
 func m(recv, method string) string { return "(" + recv + ")." + method }
 
 func p(recv, method string) string { return "(*" + recv + ")." + method }
@@ -354,6 +359,7 @@ var rows = func() []Entry {
 		consume("kafka", p(kafkago+".Reader", "FetchMessage"), NoArg), consume("kafka", p(kafkago+".Reader", "ReadMessage"), NoArg))
 	// Kafka: sarama (IBM and Shopify)
 	for _, s := range []string{ibmSarama, shopSarama} {
+		sentTypes["*"+s+".ProducerMessage"] = m(s+".AsyncProducer", "Input")
 		pm := Message{Topic: "0.Topic", Key: "0.Key", Value: "0.Value", Headers: "0.Headers"}
 		add(publish("kafka", m(s+".SyncProducer", "SendMessage"), pm),
 			publish("kafka", m(s+".SyncProducer", "SendMessages"), Message{Topic: "0[].Topic", Key: "0[].Key", Value: "0[].Value", Headers: "0[].Headers"}),
@@ -368,6 +374,7 @@ var rows = func() []Entry {
 		consume("kafka", p(kgo+".Client", "PollFetches"), NoArg), consume("kafka", p(kgo+".Client", "PollRecords"), NoArg))
 	// Kafka: confluent-kafka-go v1 and v2
 	for _, c := range []string{confluent1, confluent2} {
+		sentTypes["*"+c+".Message"] = p(c+".Producer", "ProduceChannel")
 		add(publish("kafka", p(c+".Producer", "Produce"), Message{Topic: "0.TopicPartition.Topic", Key: "0.Key", Value: "0.Value", Headers: "0.Headers"}),
 			send("kafka", p(c+".Producer", "ProduceChannel"), Message{Topic: "sent.TopicPartition.Topic", Key: "sent.Key", Value: "sent.Value", Headers: "sent.Headers"}),
 			consume("kafka", p(c+".Consumer", "ReadMessage"), NoArg), consume("kafka", p(c+".Consumer", "Poll"), NoArg))

@@ -294,6 +294,17 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 					}
 				}
 			}
+			// the service's own interface over the client's producer
+			// (Input() chan<- *sarama.ProducerMessage): a send of the
+			// client's message type is the client's publish
+			if ch, ok := typeUnder[*types.Chan](c.info.TypeOf(n.Chan)); ok && ch.Dir() != types.RecvOnly {
+				if e := c.cat.SentOn(ch.Elem()); e != nil && e.Kind == catalog.Publish {
+					c.walk(n.Chan, wc)
+					c.walk(n.Value, wc)
+					c.add(evPublish, n.Arrow, n.End(), &Effect{Name: e.Name, Broker: e.Broker, Handle: HandleInternal}, nil, nil, wc)
+					return false
+				}
+			}
 		case *ast.CallExpr:
 			c.noteBuilt(n)
 			c.call(n, wc)
@@ -1940,4 +1951,17 @@ func isConstructor(fn *types.Func) bool {
 	}
 	rest := name[3:]
 	return rest == "" || unicode.IsUpper(rune(rest[0]))
+}
+
+// typeUnder returns t's underlying type as a T.
+func typeUnder[T types.Type](t types.Type) (T, bool) {
+	var zero T
+	if t == nil {
+		return zero, false
+	}
+	u, ok := t.Underlying().(T)
+	if !ok {
+		return zero, false
+	}
+	return u, true
 }

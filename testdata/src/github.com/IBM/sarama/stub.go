@@ -51,3 +51,11 @@ type ConsumerGroup interface {
 type PartitionConsumer interface {
 	Messages() <-chan *ConsumerMessage
 }
+
+// ProducerError is what an AsyncProducer reports on its Errors channel.
+type ProducerError struct {
+	Msg *ProducerMessage
+	Err error
+}
+
+func (pe ProducerError) Error() string { return pe.Err.Error() }
