@@ -113,7 +113,7 @@ type Message struct {
 // rows. Everything else (SET, HSET, EXPIRE, ...) is cache work: no effect.
 var redisCommands = map[string]Kind{
 	"PUBLISH": Publish, "SPUBLISH": Publish, "XADD": Publish,
-	"LPUSH": Publish, "RPUSH": Publish, "LPUSHX": Publish, "RPUSHX": Publish,
+	"LPUSH": Publish, "RPUSH": Publish, "LPUSHX": Publish, "RPUSHX": Publish, // list pushes: redisListPush
 	"BLPOP": Dequeue, "BRPOP": Dequeue, "BRPOPLPUSH": Dequeue, "BLMOVE": Dequeue, "BLMPOP": Dequeue,
 	"LPOP": Dequeue, "RPOP": Dequeue, "RPOPLPUSH": Dequeue, "LMOVE": Dequeue, "LMPOP": Dequeue,
 }
@@ -123,9 +123,10 @@ var redisCommands = map[string]Kind{
 // pops a list), Dequeue, or 0 for none.
 func CommandEffect(cmd string) (k Kind, listPush bool) {
 	cmd = strings.ToUpper(cmd)
-	k = redisCommands[cmd]
-	return k, k == Publish && strings.HasSuffix(strings.TrimSuffix(cmd, "X"), "PUSH")
+	return redisCommands[cmd], redisListPush[cmd]
 }
+
+var redisListPush = map[string]bool{"LPUSH": true, "RPUSH": true, "LPUSHX": true, "RPUSHX": true}
 
 // CommandArg is the index of the argument of a Command row's call that
 // names the command: the first string parameter of sig, -1 if none.

@@ -297,7 +297,7 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 			// the service's own interface over the client's producer
 			// (Input() chan<- *sarama.ProducerMessage): a send of the
 			// client's message type is the client's publish
-			if ch, ok := typeUnder[*types.Chan](c.info.TypeOf(n.Chan)); ok && ch.Dir() != types.RecvOnly {
+			if ch, ok := underChan(c.info.TypeOf(n.Chan)); ok {
 				if e := c.cat.SentOn(ch.Elem()); e != nil && e.Kind == catalog.Publish {
 					c.walk(n.Chan, wc)
 					c.walk(n.Value, wc)
@@ -1931,11 +1931,17 @@ func isWorkerBody(info *types.Info, body *ast.BlockStmt) bool {
 }
 
 func isChan(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	_, ok := t.Underlying().(*types.Chan)
+	_, ok := underChan(t)
 	return ok
+}
+
+// underChan returns t's underlying channel type, if it is one.
+func underChan(t types.Type) (*types.Chan, bool) {
+	if t == nil {
+		return nil, false
+	}
+	ch, ok := t.Underlying().(*types.Chan)
+	return ch, ok
 }
 
 // isConstructor: a package-level function named New... or new... (Go's
@@ -1951,17 +1957,4 @@ func isConstructor(fn *types.Func) bool {
 	}
 	rest := name[3:]
 	return rest == "" || unicode.IsUpper(rune(rest[0]))
-}
-
-// typeUnder returns t's underlying type as a T.
-func typeUnder[T types.Type](t types.Type) (T, bool) {
-	var zero T
-	if t == nil {
-		return zero, false
-	}
-	u, ok := t.Underlying().(T)
-	if !ok {
-		return zero, false
-	}
-	return u, true
 }
