@@ -114,7 +114,7 @@ type signal struct {
 var (
 	dbSignals = []signal{
 		{"github.com/jackc/pgx", "postgres"}, {"github.com/lib/pq", "postgres"}, {"gorm.io/driver/postgres", "postgres"},
-		{"github.com/go-sql-driver/mysql", "mysql"}, {"gorm.io/driver/mysql", "mysql"},
+		{"github.com/go-sql-driver/mysql", "mysql"}, {"gorm.io/driver/mysql", "mysql"}, {"github.com/go-pg/pg", "postgres"},
 	}
 	brokerSignals = []signal{
 		{"github.com/segmentio/kafka-go", "kafka-go"},
@@ -149,6 +149,10 @@ var (
 		{"github.com/garyburd/redigo", "Redis through redigo: the relay publishes with go-redis; pass --broker redis"},
 		{"go-micro.dev", "go-micro events and broker: publish through its backend's client; pass --broker"},
 		{"github.com/mediocregopher/radix", "Redis through radix: the relay publishes with go-redis; pass --broker redis"},
+		{"github.com/redis/rueidis", "Redis through rueidis: the relay publishes with go-redis; pass --broker redis"},
+		{"github.com/Azure/go-amqp", "AMQP 1.0 (go-amqp) is not supported yet"},
+		{"github.com/eclipse/paho.golang", "MQTT v5 through paho.golang: the relay publishes with paho.mqtt.golang; pass --broker mqtt"},
+		{"github.com/riverqueue/river", "River: insert jobs with InsertTx in the write's transaction; it needs no outbox relay"},
 	}
 	migrationSignals = []signal{
 		{"ariga.io/atlas", "atlas"}, {"github.com/pressly/goose", "goose"}, {"github.com/golang-migrate/migrate", "migrate"},

@@ -622,6 +622,10 @@ func TestDetectUnsupportedBrokers(t *testing.T) {
 		{"github.com/gomodule/redigo v1.9.3", "github.com/gomodule/redigo/redis", "redigo"},
 		{"github.com/mediocregopher/radix/v3 v3.8.1", "github.com/mediocregopher/radix/v3", "radix"},
 		{"go-micro.dev/v4 v4.11.0", "go-micro.dev/v4/events", "go-micro"},
+		{"github.com/redis/rueidis v1.0.80", "github.com/redis/rueidis", "rueidis"},
+		{"github.com/Azure/go-amqp v1.7.0", "github.com/Azure/go-amqp", "AMQP 1.0"},
+		{"github.com/eclipse/paho.golang v0.23.0", "github.com/eclipse/paho.golang/paho", "paho.golang"},
+		{"github.com/riverqueue/river v0.51.2", "github.com/riverqueue/river", "InsertTx"},
 	} {
 		t.Run(tc.says, func(t *testing.T) {
 			dir := writeTree(t, map[string]string{

@@ -229,6 +229,12 @@ func adviceFor(f dualwrite.Finding) string {
 }
 
 // storeAdvice is the pattern that fits a store of record other than SQL.
+// River (a job queue in PostgreSQL) joins the caller's transaction itself.
+const (
+	riverPkg    = "github.com/riverqueue/river"
+	riverAdvice = "insert the job with InsertTx (or InsertManyTx) on the transaction of the write: it commits with the write, and River's workers take it from there"
+)
+
 var storeAdvice = map[string]string{
 	"dynamodb":  "put an outbox item in the same TransactWriteItems call as the business item (a relay or DynamoDB Streams publishes it), or publish from DynamoDB Streams",
 	"mongodb":   "insert an outbox document in the same MongoDB transaction (session.WithTransaction), or publish from a change stream",
@@ -306,6 +312,9 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 			continue
 		case f.Store != "" && f.Store != "sql":
 			res.manual(f, "the store of record is "+f.Store+", not SQL: there is no SQL transaction to put the outbox row in", storeAdvice[f.Store])
+			continue
+		case strings.HasPrefix(f.Publish.Name, "(*"+riverPkg+".Client)."):
+			res.manual(f, "the publish is a River job insert, which River writes to PostgreSQL itself: no outbox row is needed", riverAdvice)
 			continue
 		case len(f.Publish.Via) > 0:
 			units = append(units, f) // across functions: the unit of work

@@ -139,6 +139,20 @@ func CommandArg(sig *types.Signature) int {
 	return NoArg
 }
 
+// builderTypes are the command builders whose method names the Redis
+// command the chain builds (rueidis: client.B().Publish().Channel(c)...).
+var builderTypes = map[string]bool{rueidis + "/internal/cmds.Builder": true}
+
+// BuilderCommand returns the Redis command a call of method on a value of
+// type recv starts building, "" if recv is no command builder.
+func BuilderCommand(recv types.Type, method string) string {
+	if n, ok := types.Unalias(recv).(*types.Named); ok && n.Obj().Pkg() != nil &&
+		builderTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()] {
+		return method
+	}
+	return ""
+}
+
 // SentOn returns the Send row whose channel carries values of type elem
 // (*sarama.ProducerMessage for AsyncProducer.Input), nil if none.
 func (c *Catalog) SentOn(elem types.Type) *Entry {

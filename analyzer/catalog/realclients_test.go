@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ func TestRowsMatchRealClients(t *testing.T) {
 	// whole module graph, and the real clients are many. The test module
 	// first: it requires every client but those this module itself uses, and
 	// a pattern outside a build list spoils the go.sum lookups of the others.
-	got := loadAll(extra, paths)
+	got := loadAll(t, extra, paths)
 	fromExtra := len(got)
 	var rest []string
 	for _, path := range paths {
@@ -54,7 +55,7 @@ func TestRowsMatchRealClients(t *testing.T) {
 		}
 	}
 	if len(rest) > 0 {
-		for path, pkg := range loadAll(own, rest) {
+		for path, pkg := range loadAll(t, own, rest) {
 			got[path] = pkg
 		}
 	}
@@ -80,10 +81,11 @@ func TestRowsMatchRealClients(t *testing.T) {
 
 // loadAll type-checks the packages at paths in one load and returns those
 // in cfg's build list that type-check, by import path.
-func loadAll(cfg *packages.Config, paths []string) map[string]*packages.Package {
+func loadAll(t *testing.T, cfg *packages.Config, paths []string) map[string]*packages.Package {
 	out := map[string]*packages.Package{}
 	pkgs, err := packages.Load(cfg, paths...)
 	if err != nil {
+		t.Logf("loading %d packages in %s: %v", len(paths), cfg.Dir, err)
 		return out
 	}
 	for _, p := range pkgs {
@@ -93,6 +95,8 @@ func loadAll(cfg *packages.Config, paths []string) map[string]*packages.Package 
 	}
 	return out
 }
+
+var noTypeParams = regexp.MustCompile(`\[[^\]]*\]\)`)
 
 // fullNames lists the FullName of every function and method a package declares.
 func fullNames(pkg *types.Package) map[string]bool {
@@ -108,7 +112,9 @@ func fullNames(pkg *types.Package) map[string]bool {
 				continue
 			}
 			for i := 0; i < n.NumMethods(); i++ {
-				out[n.Method(i).FullName()] = true
+				// a generic type's methods: the row names the receiver
+				// without its type parameters, as Catalog.Match keys it
+				out[noTypeParams.ReplaceAllString(n.Method(i).FullName(), ")")] = true
 			}
 			if it, ok := n.Underlying().(*types.Interface); ok {
 				for i := 0; i < it.NumExplicitMethods(); i++ {

@@ -71,6 +71,13 @@ const (
 	machinery  = "github.com/RichardKnop/machinery/v1"
 	fluxamqp   = "github.com/absmach/fluxmq/client/amqp"
 	gocloudps  = "gocloud.dev/pubsub"
+	gopg       = "github.com/go-pg/pg/v10"
+	gopgorm    = "github.com/go-pg/pg/v10/orm"
+	goamqp     = "github.com/Azure/go-amqp"
+	paho5      = "github.com/eclipse/paho.golang/paho"
+	autopaho   = "github.com/eclipse/paho.golang/autopaho"
+	rueidis    = "github.com/redis/rueidis"
+	river      = "github.com/riverqueue/river"
 )
 
 // clientModules are the modules whose packages the analyzer never looks
@@ -85,6 +92,7 @@ var clientModules = []string{
 	"github.com/aws/aws-sdk-go", "github.com/apache/rocketmq-client-go",
 	"github.com/apache/pulsar-client-go", nsq, "github.com/Azure/azure-sdk-for-go/sdk/messaging",
 	gorm1, mgo, gorp2, rethink, spanner, datastore, "github.com/dapr/go-sdk", gfdb,
+	"github.com/go-pg/pg", goamqp, "github.com/eclipse/paho.golang", rueidis, river,
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -93,6 +101,7 @@ var txTypeNames = []string{
 	sqlx + ".Tx", bun + ".Tx", firestore + ".Transaction", mongo1 + ".SessionContext",
 	gorp2 + ".Transaction", gorp3 + ".Transaction", gfdb + ".TX", gfdb + ".TXCore",
 	spanner + ".ReadWriteTransaction", spanner + ".ReadWriteStmtBasedTransaction", datastore + ".Transaction",
+	gopg + ".Tx",
 }
 
 // sentTypes: the message type a Send row's channel carries -> that row.
@@ -289,6 +298,22 @@ var rows = func() []Entry {
 	}
 	add(txFunc(SQL, p(bun+".DB", "RunInTx"), 2), tx(Begin, SQL, p(bun+".DB", "BeginTx")),
 		tx(Commit, SQL, m(bun+".Tx", "Commit")), tx(Rollback, SQL, m(bun+".Tx", "Rollback")))
+
+	// go-pg (v10): the ORM query's writes (the handle is the root of the
+	// chain: db.Model(x) or tx.Model(x)), the raw Exec and Query families
+	// (DB's are promoted from its unexported baseDB), and transactions.
+	for _, n := range []string{"Insert", "SelectOrInsert", "Update", "UpdateNotZero", "Delete", "ForceDelete"} {
+		add(write(SQL, p(gopgorm+".Query", n)))
+	}
+	add(exec(p(gopgorm+".Query", "Exec"), 0), exec(p(gopgorm+".Query", "ExecOne"), 0))
+	for _, h := range []string{gopg + ".baseDB", gopg + ".Tx"} {
+		add(exec(p(h, "Exec"), 0), exec(p(h, "ExecOne"), 0), exec(p(h, "ExecContext"), 1), exec(p(h, "ExecOneContext"), 1),
+			query(p(h, "Query"), 1), query(p(h, "QueryOne"), 1), query(p(h, "QueryContext"), 2), query(p(h, "QueryOneContext"), 2),
+			txFunc(SQL, p(h, "RunInTransaction"), 1))
+	}
+	add(tx(Begin, SQL, p(gopg+".baseDB", "Begin")), tx(Begin, SQL, p(gopg+".baseDB", "BeginContext")),
+		tx(Commit, SQL, p(gopg+".Tx", "Commit")), tx(Commit, SQL, p(gopg+".Tx", "CommitContext")),
+		tx(Rollback, SQL, p(gopg+".Tx", "Rollback")), tx(Rollback, SQL, p(gopg+".Tx", "RollbackContext")))
 
 	// ent: the builders ent generates into the module (Save, Exec, ID of
 	// the Create/Update/Delete/Upsert builders) end in these sqlgraph calls.
@@ -567,6 +592,15 @@ var rows = func() []Entry {
 		add(commandRow(pkg+".Cmd", 1), commandRow(pkg+".FlatCmd", 1))
 	}
 
+	// rueidis: the command is built by a chain that starts with the
+	// Builder method named after it (client.B().Publish()...Build());
+	// CommandClient's Do and DoMulti run it (catalog.BuilderCommand).
+	for _, n := range []string{"Do", "DoMulti"} {
+		e := publish("redis", m(rueidis+".CommandClient", n), Message{Topic: "1", Value: "1"}) // the built command carries both
+		e.Command = true
+		add(e)
+	}
+
 	// go-micro's events and broker: the stream or broker publishes through
 	// the backend it was built with (NATS JetStream, Kafka, RabbitMQ, ...);
 	// events.Publish uses the default stream. Fix does not rewrite them.
@@ -579,6 +613,27 @@ var rows = func() []Entry {
 	// a connection or through the Client interface.
 	for _, n := range []string{"Add", "Del", "Modify", "ModifyDN", "ModifyWithResult", "PasswordModify"} {
 		add(write(LDAP, p(ldap3+".Conn", n)), write(LDAP, m(ldap3+".Client", n)))
+	}
+
+	// AMQP 1.0 (Azure's go-amqp: Service Bus, Event Hubs, ActiveMQ
+	// Artemis, Qpid): a Sender sends to the target its link was opened on.
+	add(publish("amqp1", p(goamqp+".Sender", "Send"), Message{Topic: "recv()1", Value: "1.Data"}))
+
+	// MQTT v5 (eclipse paho.golang): the client and autopaho's
+	// reconnecting manager; PublishViaQueue hands it to the manager's queue.
+	add(publish("mqtt", p(paho5+".Client", "Publish"), Message{Topic: "1.Topic", Value: "1.Payload"}),
+		publish("mqtt", p(autopaho+".ConnectionManager", "Publish"), Message{Topic: "1.Topic", Value: "1.Payload"}),
+		publish("mqtt", p(autopaho+".ConnectionManager", "PublishViaQueue"), Message{Topic: "1.Topic", Value: "1.Payload"}))
+
+	// River, a job queue in PostgreSQL: Insert commits the job on the
+	// client's own pool, apart from the caller's write (a publish, as an
+	// asynq enqueue is); InsertTx writes it in the caller's transaction,
+	// which is the outbox pattern itself (an outbox insert on argument 1).
+	add(publish("river", p(river+".Client", "Insert"), Message{Topic: "2.Queue", Value: "1"}),
+		publish("river", p(river+".Client", "InsertMany"), Message{Topic: "1[].InsertOpts.Queue", Value: "1[].Args"}),
+		publish("river", p(river+".Client", "InsertManyFast"), Message{Topic: "1[].InsertOpts.Queue", Value: "1[].Args"}))
+	for _, n := range []string{"InsertTx", "InsertManyTx", "InsertManyFastTx"} {
+		add(Entry{Name: p(river+".Client", n), Kind: OutboxInsert, Store: SQL, SQL: NoArg, Func: NoArg, Handle: 1})
 	}
 
 	// Watermill, STAN, asynq

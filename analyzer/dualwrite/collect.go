@@ -138,6 +138,16 @@ func (c *collector) popsList() bool {
 		}
 	}
 	if commands {
+		// a client that builds commands pops with a builder's Brpop (or alike)
+		for id, obj := range c.info.Uses {
+			if fn, ok := obj.(*types.Func); ok && fn.Signature().Recv() != nil {
+				if cmd := catalog.BuilderCommand(fn.Signature().Recv().Type(), id.Name); cmd != "" {
+					if k, _ := catalog.CommandEffect(cmd); k == catalog.Dequeue {
+						return true
+					}
+				}
+			}
+		}
 		// a client that takes commands as strings pops with a constant
 		// BRPOP (or alike) somewhere in the package
 		for _, tv := range c.info.Types {
@@ -156,7 +166,18 @@ func (c *collector) popsList() bool {
 // the command is something else or not a constant.
 func (c *collector) redisCommand(call *ast.CallExpr, fn *types.Func) (k catalog.Kind, listPush bool) {
 	i := catalog.CommandArg(fn.Signature())
-	if i < 0 || i >= len(call.Args) {
+	if i < 0 {
+		// a built command (rueidis): the chain's first builder method names it
+		for _, a := range call.Args {
+			if cmd := c.builtCommand(a); cmd != "" {
+				if k, push := catalog.CommandEffect(cmd); k == catalog.Publish {
+					return k, push
+				}
+			}
+		}
+		return 0, false
+	}
+	if i >= len(call.Args) {
 		return 0, false
 	}
 	tv, ok := c.info.Types[call.Args[i]]
@@ -164,6 +185,28 @@ func (c *collector) redisCommand(call *ast.CallExpr, fn *types.Func) (k catalog.
 		return 0, false
 	}
 	return catalog.CommandEffect(constant.StringVal(tv.Value))
+}
+
+// builtCommand is the Redis command a builder chain (rueidis:
+// c.B().Publish().Channel(ch).Message(m).Build()) builds, "" when e is no
+// such chain.
+func (c *collector) builtCommand(e ast.Expr) string {
+	for {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return ""
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return ""
+		}
+		if s := c.info.Selections[sel]; s != nil {
+			if cmd := catalog.BuilderCommand(s.Recv(), sel.Sel.Name); cmd != "" {
+				return cmd
+			}
+		}
+		e = sel.X
+	}
 }
 
 func newCollector(info *types.Info, fset *token.FileSet, cat *catalog.Catalog, pkg *types.Package, effectsOf func(*types.Func) (*Effects, bool)) *collector {

@@ -29,6 +29,9 @@ func message(rule string, p, w *event, wpos token.Position) (msg, advice string)
 	case RuleOutboxOther:
 		msg = fmt.Sprintf("outbox insert %s is not in the transaction of the DB write %s at %s (another handle or session): the row and the event can disagree", pub, wr, at)
 	}
+	if p.eff.Broker == "river" && w.eff.Store == catalog.SQL && rule != RuleOutboxOther {
+		return msg, "River: insert the job with InsertTx (or InsertManyTx) on the transaction of the write, so it commits with the write"
+	}
 	return msg, adviceFor(rule, w.eff.Store)
 }
 
