@@ -139,6 +139,24 @@ func CommandArg(sig *types.Signature) int {
 	return NoArg
 }
 
+// readBuilders are query builders that only read, though their Exec
+// returns a database/sql.Result (bun's SelectQuery.Exec runs the SELECT
+// and scans): the "returns a Result, so it writes" fallback skips them.
+var readBuilders = map[string]bool{
+	bun + ".SelectQuery": true, "github.com/Masterminds/squirrel.SelectBuilder": true,
+	"github.com/doug-martin/goqu/v9.SelectDataset": true, "github.com/gocraft/dbr/v2.SelectStmt": true,
+	"github.com/gocraft/dbr.SelectStmt": true,
+}
+
+// ReadBuilder reports whether t (or what it points to) is a read-only query builder.
+func ReadBuilder(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && readBuilders[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
+}
+
 // builderTypes are the command builders whose method names the Redis
 // command the chain builds (rueidis: client.B().Publish().Channel(c)...).
 var builderTypes = map[string]bool{rueidis + "/internal/cmds.Builder": true}

@@ -544,6 +544,15 @@ type order struct {
 	ord   []int   // event index -> execution order inside its block
 	reach map[int32][]bool
 	avoid map[int32][]bool // loop head -> blocks reachable from the entry without it
+	// A closure the function runs during a call (g.Try(ctx, func(){...}),
+	// a lock's LockFunc, a transaction callback) is one node of the
+	// function's CFG: two events inside it are ordered on its own CFG, so
+	// an if/else in it is two paths, not one.
+	body  *ast.BlockStmt
+	evs   []event
+	lits  []*ast.FuncLit // every closure in body, found when first needed
+	found bool
+	sub   map[*ast.FuncLit]*order
 }
 
 func newOrder(body *ast.BlockStmt, evs []event) *order {
@@ -561,7 +570,7 @@ func newOrder(body *ast.BlockStmt, evs []event) *order {
 			spans = append(spans, span{int(n.Pos()), int(n.End()), b.Index})
 		}
 	}
-	o := &order{g: g, block: make([]int32, len(evs)), ord: make([]int, len(evs)), reach: map[int32][]bool{}}
+	o := &order{g: g, block: make([]int32, len(evs)), ord: make([]int, len(evs)), reach: map[int32][]bool{}, body: body, evs: evs}
 	for i := range evs {
 		o.block[i] = -1
 		o.ord[i] = int(evs[i].order)
@@ -586,10 +595,49 @@ func (o *order) before(a, b int) bool {
 	if ba < 0 || bb < 0 {
 		return false
 	}
-	if ba == bb && o.ord[a] < o.ord[b] {
-		return true
+	if ba == bb {
+		if s := o.inClosure(a, b); s != nil {
+			return s.before(a, b)
+		}
+		if o.ord[a] < o.ord[b] {
+			return true
+		}
 	}
 	return o.reaches(ba, bb)
+}
+
+// inClosure returns the order of the outermost closure in the body that
+// holds both events, nil when none does.
+func (o *order) inClosure(a, b int) *order {
+	if !o.found {
+		o.found = true
+		ast.Inspect(o.body, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.FuncLit); ok {
+				o.lits = append(o.lits, lit)
+			}
+			return true
+		})
+	}
+	pa, pb := o.evs[a].pos, o.evs[b].pos
+	var best *ast.FuncLit
+	for _, lit := range o.lits {
+		if lit.Body.Pos() <= pa && pa < lit.Body.End() && lit.Body.Pos() <= pb && pb < lit.Body.End() &&
+			(best == nil || lit.Pos() < best.Pos()) {
+			best = lit
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	if o.sub == nil {
+		o.sub = map[*ast.FuncLit]*order{}
+	}
+	s, ok := o.sub[best]
+	if !ok {
+		s = newOrder(best.Body, o.evs)
+		o.sub[best] = s
+	}
+	return s
 }
 
 // forwardBefore reports whether event a can run before event b in the
@@ -600,6 +648,9 @@ func (o *order) forwardBefore(a, b int) bool {
 		return false
 	}
 	if ba == bb {
+		if s := o.inClosure(a, b); s != nil {
+			return s.forwardBefore(a, b)
+		}
 		return o.ord[a] < o.ord[b]
 	}
 	seen := make([]bool, len(o.g.Blocks))

@@ -1654,7 +1654,7 @@ func isContext(t types.Type) bool {
 // on pgx) writes.
 func isResultMethod(fn *types.Func) bool {
 	sig := fn.Signature()
-	if sig.Recv() == nil {
+	if sig.Recv() == nil || catalog.ReadBuilder(sig.Recv().Type()) {
 		return false
 	}
 	res := sig.Results()

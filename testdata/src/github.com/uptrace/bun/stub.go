@@ -37,3 +37,4 @@ func (q *DeleteQuery) Where(s string, a ...any) *DeleteQuery                    
 func (q *DeleteQuery) Exec(ctx context.Context, dest ...any) (sql.Result, error) { return nil, nil }
 func (q *SelectQuery) Model(m any) *SelectQuery                                  { return q }
 func (q *SelectQuery) Scan(ctx context.Context, dest ...any) error               { return nil }
+func (q *SelectQuery) Exec(ctx context.Context, dest ...any) (sql.Result, error) { return nil, nil }
