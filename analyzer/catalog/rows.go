@@ -77,6 +77,7 @@ const (
 	paho5      = "github.com/eclipse/paho.golang/paho"
 	autopaho   = "github.com/eclipse/paho.golang/autopaho"
 	rueidis    = "github.com/redis/rueidis"
+	gfredis    = "github.com/gogf/gf/v2/database/gredis"
 	river      = "github.com/riverqueue/river"
 )
 
@@ -597,6 +598,24 @@ var rows = func() []Entry {
 	// CommandClient's Do and DoMulti run it (catalog.BuilderCommand).
 	for _, n := range []string{"Do", "DoMulti"} {
 		e := publish("redis", m(rueidis+".CommandClient", n), Message{Topic: "1", Value: "1"}) // the built command carries both
+		e.Command = true
+		add(e)
+	}
+
+	// GoFrame's gredis (g.Redis()): PUBLISH through its pub/sub group, list
+	// pushes and pops through its list group (a queue where the package
+	// pops), and Do with the command as a string.
+	add(publish("redis", m(gfredis+".IGroupPubSub", "Publish"), Message{Topic: "1", Value: "2"}))
+	for _, n := range []string{"LPush", "RPush", "LPushX", "RPushX"} {
+		e := publish("redis-list", m(gfredis+".IGroupList", n), redisL)
+		e.ListPush = true
+		add(e)
+	}
+	for _, n := range []string{"BLPop", "BRPop", "BRPopLPush", "LPop", "RPop", "RPopLPush"} {
+		add(Entry{Name: m(gfredis+".IGroupList", n), Kind: Dequeue, SQL: NoArg, Func: NoArg, Handle: NoArg})
+	}
+	for _, name := range []string{p(gfredis+".Redis", "Do"), m(gfredis+".AdapterOperation", "Do"), m(gfredis+".Conn", "Do")} {
+		e := publish("redis", name, Message{Topic: "2", Value: "3"})
 		e.Command = true
 		add(e)
 	}

@@ -50,6 +50,7 @@ import (
 	_ "github.com/gocql/gocql"
 	_ "github.com/gofiber/fiber/v2"
 	_ "github.com/gogf/gf/v2/database/gdb"
+	_ "github.com/gogf/gf/v2/database/gredis"
 	_ "github.com/gomodule/redigo/redis"
 	_ "github.com/hibiken/asynq"
 	_ "github.com/jackc/pgx/v4"
