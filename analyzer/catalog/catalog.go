@@ -196,7 +196,7 @@ type Catalog struct {
 	modules   []string           // import path prefixes of the clients' modules
 	txTypes   map[[2]string]bool // {import path, type name} of transaction handle types
 
-	publishNames map[string]bool // method names of publish rows (MatchInterface's first filter)
+	publishNames map[string]bool // method names of publish and write rows (MatchInterface's first filter)
 	ifaceMu      sync.Mutex
 	ifaceHits    map[*types.Func]ifaceHit
 }
@@ -247,7 +247,7 @@ func buildFrom(list []Entry) *Catalog {
 				c.laterOnly[p] = false
 			}
 		}
-		if e.Kind == Publish {
+		if e.Kind == Publish || e.Kind == Write {
 			if c.publishNames == nil {
 				c.publishNames = map[string]bool{}
 			}
@@ -424,10 +424,11 @@ func isMajorVersion(s string) bool {
 }
 
 // MatchInterface matches a method of a team's own interface that a
-// client's catalogued publisher satisfies: a producer wrapper typed by
-// `type JetStreamPublisher interface{ PublishMsg(*nats.Msg, ...nats.PubOpt)
-// (*nats.PubAck, error) }` is a JetStream publish whatever value main puts
-// in it. The candidates are the named types of the client packages the
+// client's catalogued publisher or store writer satisfies: a producer
+// wrapper typed by `type JetStreamPublisher interface{ PublishMsg(*nats.Msg,
+// ...nats.PubOpt) (*nats.PubAck, error) }` is a JetStream publish whatever
+// value main puts in it, and a `Collection` interface over
+// *mongo.Collection's InsertOne is a MongoDB write. The candidates are the named types of the client packages the
 // interface's package imports (its signatures mention them) and of those
 // in extra. It returns the row and the client's method, or nil.
 func (c *Catalog) MatchInterface(m *types.Func, extra ...*types.Package) (*Entry, *types.Func) {
@@ -475,7 +476,7 @@ func (c *Catalog) MatchInterface(m *types.Func, extra ...*types.Package) (*Entry
 				if !ok {
 					continue
 				}
-				if row := c.Match(fn); row != nil && row.Kind == Publish {
+				if row := c.Match(fn); row != nil && (row.Kind == Publish || row.Kind == Write) {
 					hit = ifaceHit{row: row, fn: fn}
 					break
 				}

@@ -437,7 +437,7 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	if fn != nil {
 		row = c.cat.Match(fn)
 		if row == nil && fn.Signature().Recv() != nil && types.IsInterface(fn.Signature().Recv().Type()) {
-			// the team's own interface over a client's publisher
+			// the team's own interface over a client's publisher or writer
 			row, _ = c.cat.MatchInterface(fn, c.pkg.Imports()...)
 		}
 	}
