@@ -85,9 +85,9 @@ type Entry struct {
 	// Send marks rows whose result is a channel: the publish is the send on it
 	// (sarama AsyncProducer.Input() <- msg).
 	Send bool
-	// ListPush marks a push onto a Redis list (LPUSH, RPUSH): a publish to
-	// a work queue only in a package that also takes items off a list
-	// (Dequeue rows: the queue's own wrapper pops it); elsewhere a list is
+	// ListPush marks a push onto a Redis list (LPUSH, RPUSH) or sorted set
+	// (ZADD): a publish to a work queue only in a package that also takes
+	// items off one (Dequeue rows: the queue's own wrapper pops it); elsewhere a list is
 	// data kept in a cache and the push is no publish.
 	ListPush bool
 	// Command marks clients that take the Redis command as a string (redigo's
@@ -116,6 +116,8 @@ var redisCommands = map[string]Kind{
 	"LPUSH": Publish, "RPUSH": Publish, "LPUSHX": Publish, "RPUSHX": Publish, // list pushes: redisListPush
 	"BLPOP": Dequeue, "BRPOP": Dequeue, "BRPOPLPUSH": Dequeue, "BLMOVE": Dequeue, "BLMPOP": Dequeue,
 	"LPOP": Dequeue, "RPOP": Dequeue, "RPOPLPUSH": Dequeue, "LMOVE": Dequeue, "LMPOP": Dequeue,
+	"ZADD": Publish, // a sorted-set queue (redisListPush: only where the package pops one)
+	"ZPOPMIN": Dequeue, "ZPOPMAX": Dequeue, "BZPOPMIN": Dequeue, "BZPOPMAX": Dequeue, "BZMPOP": Dequeue, "ZMPOP": Dequeue,
 }
 
 // CommandEffect says what the Redis command cmd does (any case): Publish
@@ -126,7 +128,7 @@ func CommandEffect(cmd string) (k Kind, listPush bool) {
 	return redisCommands[cmd], redisListPush[cmd]
 }
 
-var redisListPush = map[string]bool{"LPUSH": true, "RPUSH": true, "LPUSHX": true, "RPUSHX": true}
+var redisListPush = map[string]bool{"LPUSH": true, "RPUSH": true, "LPUSHX": true, "RPUSHX": true, "ZADD": true}
 
 // CommandArg is the index of the argument of a Command row's call that
 // names the command: the first string parameter of sig, -1 if none.

@@ -574,6 +574,19 @@ var rows = func() []Entry {
 			add(Entry{Name: m(recv, n), Kind: Dequeue, SQL: NoArg, Func: NoArg, Handle: NoArg})
 		}
 	}
+	// Redis sorted sets as delay or priority queues (the score is the due
+	// time): ZADD is a publish where the package pops the set (ZPOPMIN and
+	// alike); elsewhere a sorted set is data (a leaderboard, an index).
+	for _, recv := range []string{redis8 + ".cmdable", redis8 + ".Cmdable", redis9 + ".cmdable", redis9 + ".SortedSetCmdable"} {
+		for _, n := range []string{"ZAdd", "ZAddNX", "ZAddArgs"} {
+			e := publish("redis-zset", m(recv, n), Message{Topic: "1", Value: "2"})
+			e.ListPush = true
+			add(e)
+		}
+		for _, n := range []string{"ZPopMin", "ZPopMax", "BZPopMin", "BZPopMax"} {
+			add(Entry{Name: m(recv, n), Kind: Dequeue, SQL: NoArg, Func: NoArg, Handle: NoArg})
+		}
+	}
 
 	// Clients that take the command as a string: redigo's Do and Send
 	// (pipelined, run at the next Flush or Do), radix's Cmd and FlatCmd (the

@@ -40,6 +40,13 @@ type Cmdable interface {
 	LPopCount(ctx context.Context, key string, count int) *StringSliceCmd
 	RPopCount(ctx context.Context, key string, count int) *StringSliceCmd
 	LTrim(ctx context.Context, key string, start, stop int64) *StatusCmd
+	ZAdd(ctx context.Context, key string, members ...*Z) *IntCmd
+	ZAddNX(ctx context.Context, key string, members ...*Z) *IntCmd
+	ZAddArgs(ctx context.Context, key string, args ZAddArgs) *IntCmd
+	ZPopMin(ctx context.Context, key string, count ...int64) *ZSliceCmd
+	ZPopMax(ctx context.Context, key string, count ...int64) *ZSliceCmd
+	BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) *ZWithKeyCmd
+	BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) *ZWithKeyCmd
 }
 
 type cmdable func(ctx context.Context, cmd any) error
@@ -91,4 +98,30 @@ func (c cmdable) LTrim(ctx context.Context, key string, start, stop int64) *Stat
 
 type Client struct {
 	cmdable
+}
+
+// sorted sets
+type Z struct {
+	Score  float64
+	Member interface{}
+}
+type ZAddArgs struct {
+	NX      bool
+	Members []Z
+}
+type ZSliceCmd struct{}
+type ZWithKeyCmd struct{}
+
+func (c cmdable) ZAdd(ctx context.Context, key string, members ...*Z) *IntCmd   { return nil }
+func (c cmdable) ZAddNX(ctx context.Context, key string, members ...*Z) *IntCmd { return nil }
+func (c cmdable) ZAddArgs(ctx context.Context, key string, args ZAddArgs) *IntCmd {
+	return nil
+}
+func (c cmdable) ZPopMin(ctx context.Context, key string, count ...int64) *ZSliceCmd { return nil }
+func (c cmdable) ZPopMax(ctx context.Context, key string, count ...int64) *ZSliceCmd { return nil }
+func (c cmdable) BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) *ZWithKeyCmd {
+	return nil
+}
+func (c cmdable) BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) *ZWithKeyCmd {
+	return nil
 }
