@@ -244,6 +244,7 @@ var storeAdvice = map[string]string{
 	"datastore": "put an outbox entity in the same Datastore transaction (RunInTransaction) as the business entity, and let a relay publish it",
 	"daprstate": "turn on the Dapr state store's transactional outbox (outboxPublishPubsub and outboxPublishTopic in its component) and write through ExecuteStateTransaction; drop the separate publish",
 	"ldap":      "an LDAP directory has no transaction a broker can join: write the event to an outbox (a SQL table, or a pending-event attribute on the entry) for a relay, or publish from the directory's change log",
+	"kv":        "a key-value store has no transaction a broker can join: keep the pending event in the written record for a relay to publish and clear, or publish from the store's change feed (a NATS KV watch)",
 	"rethinkdb": "RethinkDB has no multi-document transaction: publish from a changefeed on the written table, or keep the pending event in the written document for a relay",
 }
 

@@ -52,6 +52,7 @@ const (
 	Datastore = "datastore"
 	DaprState = "daprstate"
 	LDAP      = "ldap" // a directory as the store of record (users, groups)
+	KV        = "kv"   // a key-value store of record (go-micro's store: NATS KV, Redis, ...)
 	Redis     = "redis"
 )
 
@@ -116,7 +117,7 @@ var redisCommands = map[string]Kind{
 	"LPUSH": Publish, "RPUSH": Publish, "LPUSHX": Publish, "RPUSHX": Publish, // list pushes: redisListPush
 	"BLPOP": Dequeue, "BRPOP": Dequeue, "BRPOPLPUSH": Dequeue, "BLMOVE": Dequeue, "BLMPOP": Dequeue,
 	"LPOP": Dequeue, "RPOP": Dequeue, "RPOPLPUSH": Dequeue, "LMOVE": Dequeue, "LMPOP": Dequeue,
-	"ZADD": Publish, // a sorted-set queue (redisListPush: only where the package pops one)
+	"ZADD":    Publish, // a sorted-set queue (redisListPush: only where the package pops one)
 	"ZPOPMIN": Dequeue, "ZPOPMAX": Dequeue, "BZPOPMIN": Dequeue, "BZPOPMAX": Dequeue, "BZMPOP": Dequeue, "ZMPOP": Dequeue,
 }
 

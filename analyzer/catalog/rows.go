@@ -45,6 +45,7 @@ const (
 	ldap3      = "github.com/go-ldap/ldap/v3"
 	microEv    = "go-micro.dev/v4/events"
 	microBr    = "go-micro.dev/v4/broker"
+	microStore = "go-micro.dev/v4/store"
 	watermill  = "github.com/ThreeDotsLabs/watermill/message"
 	wmcqrs     = "github.com/ThreeDotsLabs/watermill/components/cqrs"
 	sqlgraph   = "entgo.io/ent/dialect/sql/sqlgraph"
@@ -639,6 +640,10 @@ var rows = func() []Entry {
 	add(publish("go-micro", m(microEv+".Stream", "Publish"), Message{Topic: "0", Value: "1"}),
 		publish("go-micro", microEv+".Publish", Message{Topic: "0", Value: "1"}),
 		publish("go-micro", m(microBr+".Broker", "Publish"), Message{Topic: "0", Value: "1.Body", Headers: "1.Header"}))
+
+	// go-micro's store as the store of record (a service's state in NATS
+	// KV or Redis behind store.Store): Write and Delete.
+	add(write(KV, m(microStore+".Store", "Write")), write(KV, m(microStore+".Store", "Delete")))
 
 	// An LDAP directory as the store of record (an identity service's users
 	// and groups): adds, deletes, modifications and password changes, on

@@ -103,6 +103,8 @@ func adviceFor(rule, store string) string {
 		return "Dapr: configure the state store's outbox (outboxPublishPubsub, outboxPublishTopic) and write the state with ExecuteStateTransaction instead of publishing after it"
 	case catalog.LDAP:
 		return "LDAP: a directory has no transaction a broker can join; write the event to an outbox (a SQL table, or a pending-event attribute on the entry) that a relay publishes, or publish from the directory's change log (persistent search, syncrepl)"
+	case catalog.KV:
+		return "key-value store: it has no transaction a broker can join; keep the pending event in the written record (or a pending-events key written with it) and let a relay publish and clear it, or publish from the store's change feed (a NATS KV watch)"
 	case catalog.RethinkDB:
 		return "RethinkDB: it has no multi-document transaction; publish from a changefeed on the written table, or keep the pending event in the written document and let a relay publish and clear it"
 	}

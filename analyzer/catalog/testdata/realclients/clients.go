@@ -70,6 +70,7 @@ import (
 	_ "github.com/uptrace/bun"
 	_ "go-micro.dev/v4/broker"
 	_ "go-micro.dev/v4/events"
+	_ "go-micro.dev/v4/store"
 	_ "go.mongodb.org/mongo-driver/mongo"
 	_ "go.mongodb.org/mongo-driver/v2/mongo"
 	_ "gocloud.dev/pubsub"
