@@ -70,6 +70,7 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	var dispatch map[*types.TypeName]*Effect
 	var broadcast func(*types.Named, *types.Var, *types.Var) bool
 	var fieldFuncs func(*types.Var) *Effects
+	var chanPublishes func(*types.Var) *Effect
 	if o.Resolver != nil {
 		effectsOf = o.Resolver.Effects
 		if rr, ok := o.Resolver.(interface{ Runs(*types.Func) *Runs }); ok {
@@ -93,6 +94,9 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 		if ff, ok := o.Resolver.(interface{ FieldEffects(*types.Var) *Effects }); ok {
 			fieldFuncs = ff.FieldEffects
 		}
+		if cp, ok := o.Resolver.(interface{ ChanPublishes(*types.Var) *Effect }); ok {
+			chanPublishes = cp.ChanPublishes
+		}
 	} else {
 		facts := pass.ResultOf[pass.Analyzer.Requires[0]].(*factsResult)
 		if !facts.relevant || cat.IsClient(pass.Pkg.Path()) {
@@ -110,6 +114,7 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	r.c.dispatch = dispatch
 	r.c.memoryBroadcast = broadcast
 	r.c.fieldFuncs = fieldFuncs
+	r.c.chanPublishes = chanPublishes
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.Pos()).Name()
 		if !r.tests && strings.HasSuffix(name, "_test.go") || cfg.Excluded(name) {

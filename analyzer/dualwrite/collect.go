@@ -87,6 +87,9 @@ type collector struct {
 	// (p.publish(subj, data) where New set publish: conn.Publish); nil:
 	// never known.
 	fieldFuncs func(field *types.Var) *Effects
+	// chanPublishes (CLI only): the publish of the functions that receive
+	// from a channel field (chanpub.go); nil: never known.
+	chanPublishes func(field *types.Var) *Effect
 	pkg        *types.Package
 
 	// per unit
@@ -346,6 +349,22 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 					c.walk(n.Value, wc)
 					c.add(evPublish, n.Arrow, n.End(), &Effect{Name: e.Name, Broker: e.Broker, Handle: HandleInternal}, nil, nil, wc)
 					return false
+				}
+			}
+			// a channel field a goroutine drains and publishes from
+			if c.chanPublishes != nil {
+				if sel, ok := ast.Unparen(n.Chan).(*ast.SelectorExpr); ok {
+					if s := c.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+						if v, ok := s.Obj().(*types.Var); ok {
+							if p := c.chanPublishes(v); p != nil {
+								c.walk(n.Chan, wc)
+								c.walk(n.Value, wc)
+								name := "(" + types.TypeString(s.Recv(), nil) + ")." + v.Name() + " <-"
+								c.add(evPublish, n.Arrow, n.End(), p.through(name, false, HandleInternal), nil, nil, wc)
+								return false
+							}
+						}
+					}
 				}
 			}
 		case *ast.CallExpr:

@@ -42,6 +42,8 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		instSeen:   map[string]bool{},
 		fieldVals:  map[*types.Var][]fieldVal{},
 		fieldBusy:  map[*types.Var]bool{},
+		chanRecvs:  map[*types.Var][]chanRecv{},
+		chanBusy:   map[*types.Var]bool{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
 	// The team's own packages are all summarised, whether or not they
@@ -103,6 +105,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		}
 		r.instances(p.TypesInfo)
 		r.indexFieldFuncs(p)
+		r.indexChanRecvs(p)
 		scope := p.Types.Scope()
 		for _, name := range scope.Names() {
 			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
@@ -136,6 +139,8 @@ type programResolver struct {
 	instSeen     map[string]bool
 	fieldVals    map[*types.Var][]fieldVal // func-typed fields -> the values stored in them (fieldfuncs.go)
 	fieldBusy    map[*types.Var]bool
+	chanRecvs    map[*types.Var][]chanRecv // channel fields -> the functions receiving from them (chanpub.go)
+	chanBusy     map[*types.Var]bool
 	std          []*types.Package
 	dispatch     map[*types.Package]map[*types.TypeName]*Effect
 	byTypes      map[*types.Package]*packages.Package
@@ -339,6 +344,7 @@ func (r *programResolver) newCollector(p *packages.Package) *collector {
 	c.stmts = r.stmtSQL
 	c.memoryBroadcast = r.memoryBroadcast
 	c.fieldFuncs = r.fieldEffects
+	c.chanPublishes = r.chanPublishes
 	c.dispatch = r.dispatchOf(p)
 	return c
 }
