@@ -190,6 +190,65 @@ func (c *collector) redisCommand(call *ast.CallExpr, fn *types.Func) (k catalog.
 	return catalog.CommandEffect(constant.StringVal(tv.Value))
 }
 
+// smsOnly reports whether an SNS publish call sends an SMS: its input
+// names a PhoneNumber and no TopicArn or TargetArn (in the literal, or set
+// on the variable in the unit: input.SetPhoneNumber(to)). That reaches a
+// phone, not a topic any consumer reads: no broker publish.
+func (c *collector) smsOnly(call *ast.CallExpr) bool {
+	phone, topic := false, false
+	note := func(name string) {
+		switch strings.TrimPrefix(name, "Set") {
+		case "PhoneNumber":
+			phone = true
+		case "TopicArn", "TargetArn":
+			topic = true
+		}
+	}
+	for _, a := range call.Args {
+		x := ast.Unparen(a)
+		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			x = ast.Unparen(u.X)
+		}
+		switch x := x.(type) {
+		case *ast.CompositeLit:
+			for _, el := range x.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						note(id.Name)
+					}
+				}
+			}
+		case *ast.Ident:
+			v, _ := c.info.Uses[x].(*types.Var)
+			if v == nil || c.body == nil {
+				continue
+			}
+			ast.Inspect(c.body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CallExpr: // input.SetPhoneNumber(to)
+					if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+						if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && c.info.Uses[id] == v {
+							note(sel.Sel.Name)
+						}
+					}
+				case *ast.CompositeLit: // input := &sns.PublishInput{PhoneNumber: ...}
+					for _, el := range n.Elts {
+						if kv, ok := el.(*ast.KeyValueExpr); ok {
+							if id, ok := kv.Key.(*ast.Ident); ok {
+								if id.Name == "PhoneNumber" || id.Name == "TopicArn" || id.Name == "TargetArn" {
+									note(id.Name)
+								}
+							}
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return phone && !topic
+}
+
 // builtCommand is the Redis command a builder chain (rueidis:
 // c.B().Publish().Channel(ch).Message(m).Build()) builds, "" when e is no
 // such chain.
@@ -863,6 +922,9 @@ func (c *collector) catalogCall(call *ast.CallExpr, fn *types.Func, row *catalog
 		}
 		if listPush && !c.popsList() {
 			return // a list kept as data (a capped log, a cache), not a queue
+		}
+		if row.Broker == "sns" && c.smsOnly(call) {
+			return // a text message to a phone number, not a topic
 		}
 		if c.selfBroadcast(call) {
 			return // a broadcast to the replicas' memory (broadcast.go)

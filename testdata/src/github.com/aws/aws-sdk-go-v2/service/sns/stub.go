@@ -7,6 +7,8 @@ type Options struct{}
 
 type PublishInput struct {
 	TopicArn          *string
+	TargetArn         *string
+	PhoneNumber       *string
 	Message           *string
 	MessageGroupId    *string
 	MessageAttributes map[string]any

@@ -13,6 +13,8 @@ type MessageAttributeValue struct {
 
 type PublishInput struct {
 	TopicArn          *string
+	TargetArn         *string
+	PhoneNumber       *string
 	Message           *string
 	MessageGroupId    *string
 	MessageAttributes map[string]*MessageAttributeValue
@@ -41,3 +43,7 @@ func (c *SNS) PublishBatch(in *PublishBatchInput) (*PublishBatchOutput, error) {
 func (c *SNS) PublishBatchWithContext(ctx context.Context, in *PublishBatchInput, opts ...any) (*PublishBatchOutput, error) {
 	return nil, nil
 }
+
+func (s *PublishInput) SetMessage(v string) *PublishInput     { s.Message = &v; return s }
+func (s *PublishInput) SetPhoneNumber(v string) *PublishInput { s.PhoneNumber = &v; return s }
+func (s *PublishInput) SetTopicArn(v string) *PublishInput    { s.TopicArn = &v; return s }
