@@ -335,7 +335,8 @@ func TestKafkaSASLTLS(t *testing.T) {
 			d := openDB(t, "postgres")
 			pending := d.insert(t, row{AggregateType: topic, AggregateID: "w", Payload: `{}`})[0]
 			wrongArgs := fastFlags(d, "--broker-url", seeds, "--broker-tls-ca", ca.pemFile,
-				"--kafka-sasl", "SCRAM-SHA-256", "--kafka-sasl-user", user, "--kafka-sasl-password", wrong)
+				"--kafka-sasl", "SCRAM-SHA-256", "--kafka-sasl-user", user, "--kafka-sasl-password", wrong,
+				"--shutdown-timeout", "1s") // the batch it cannot deliver is abandoned at stop, not waited for
 			var out string
 			if client == "sarama" {
 				// sarama connects in NewSyncProducer and fails there.
