@@ -90,7 +90,7 @@ type collector struct {
 	// chanPublishes (CLI only): the publish of the functions that receive
 	// from a channel field (chanpub.go); nil: never known.
 	chanPublishes func(field *types.Var) *Effect
-	pkg        *types.Package
+	pkg           *types.Package
 
 	// per unit
 	events  []event
@@ -412,14 +412,23 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 			}
 			// a channel field a goroutine drains and publishes from
 			if c.chanPublishes != nil {
-				if sel, ok := ast.Unparen(n.Chan).(*ast.SelectorExpr); ok {
+				chanX := ast.Unparen(n.Chan)
+				if id, ok := chanX.(*ast.Ident); ok && c.body != nil {
+					// ch := c.publishChannel; ch <- msg: the field's channel
+					if v, ok := c.info.Uses[id].(*types.Var); ok && !v.IsField() {
+						if vals := localValues(c.info, c.body, v); len(vals) == 1 {
+							chanX = ast.Unparen(vals[0])
+						}
+					}
+				}
+				if sel, ok := chanX.(*ast.SelectorExpr); ok {
 					if s := c.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
 						if v, ok := s.Obj().(*types.Var); ok {
 							if p := c.chanPublishes(v); p != nil {
 								c.walk(n.Chan, wc)
 								c.walk(n.Value, wc)
 								name := "(" + types.TypeString(s.Recv(), nil) + ")." + v.Name() + " <-"
-								c.add(evPublish, n.Arrow, n.End(), p.through(name, false, HandleInternal), nil, nil, wc)
+								c.add(evPublish, n.Arrow, n.End(), p.through(name, true, HandleInternal), nil, nil, wc) // drained elsewhere in the program: CLI only
 								return false
 							}
 						}

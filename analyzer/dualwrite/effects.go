@@ -12,7 +12,7 @@ const (
 type Effect struct {
 	Name         string   // catalog full name at the end of the chain
 	Via          []string // functions called on the way, outermost first (empty when direct)
-	ViaInterface bool     // the chain went through an interface method resolved to an implementation, or a dispatcher whose handlers were registered elsewhere in the program (CLI only)
+	ViaInterface bool     // the chain went through an interface method resolved to an implementation, a dispatcher whose handlers were registered elsewhere in the program, or a channel a goroutine elsewhere drains (CLI only)
 	Store        string   // writes: store of record
 	Broker       string   // publishes: broker
 	Handle       int      // writes and outbox inserts: which handle, see HandleInternal

@@ -44,6 +44,8 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		fieldBusy:  map[*types.Var]bool{},
 		chanRecvs:  map[*types.Var][]chanRecv{},
 		chanBusy:   map[*types.Var]bool{},
+		chanFlows:  map[*types.Var][]*types.Var{},
+		chanBinds:  map[*types.Var][]chanBind{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
 	// The team's own packages are all summarised, whether or not they
@@ -141,6 +143,8 @@ type programResolver struct {
 	fieldBusy    map[*types.Var]bool
 	chanRecvs    map[*types.Var][]chanRecv // channel fields -> the functions receiving from them (chanpub.go)
 	chanBusy     map[*types.Var]bool
+	chanFlows    map[*types.Var][]*types.Var // a channel parameter or field -> the fields it is stored in
+	chanBinds    map[*types.Var][]chanBind   // a channel -> the calls it is passed to
 	std          []*types.Package
 	dispatch     map[*types.Package]map[*types.TypeName]*Effect
 	byTypes      map[*types.Package]*packages.Package
