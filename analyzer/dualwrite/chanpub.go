@@ -218,21 +218,10 @@ func (r *programResolver) bodiesOf(fn *types.Func) []*types.Func {
 	if iface == nil {
 		return nil
 	}
-	var out []*types.Func
-	for _, n := range r.concrete {
-		var t types.Type = n
-		if !types.Implements(t, iface) {
-			if t = types.NewPointer(n); !types.Implements(t, iface) {
-				continue
-			}
-		}
-		if m, ok := func() (*types.Func, bool) {
-			obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
-			m, ok := obj.(*types.Func)
-			return m, ok
-		}(); ok {
-			out = append(out, m)
-		}
+	impls, _ := r.implementations(fn, iface)
+	out := make([]*types.Func, 0, len(impls))
+	for _, im := range impls {
+		out = append(out, im.fn)
 	}
 	return out
 }

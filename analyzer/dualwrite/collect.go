@@ -204,47 +204,45 @@ func (c *collector) smsOnly(call *ast.CallExpr) bool {
 			topic = true
 		}
 	}
-	for _, a := range call.Args {
-		x := ast.Unparen(a)
+	// the fields a literal (or &literal) input names
+	lit := func(x ast.Expr) {
+		x = ast.Unparen(x)
 		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
 			x = ast.Unparen(u.X)
 		}
-		switch x := x.(type) {
-		case *ast.CompositeLit:
-			for _, el := range x.Elts {
+		if cl, ok := x.(*ast.CompositeLit); ok {
+			for _, el := range cl.Elts {
 				if kv, ok := el.(*ast.KeyValueExpr); ok {
 					if id, ok := kv.Key.(*ast.Ident); ok {
 						note(id.Name)
 					}
 				}
 			}
-		case *ast.Ident:
-			v, _ := c.info.Uses[x].(*types.Var)
-			if v == nil || c.body == nil {
-				continue
-			}
-			ast.Inspect(c.body, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.CallExpr: // input.SetPhoneNumber(to)
-					if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
-						if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && c.info.Uses[id] == v {
-							note(sel.Sel.Name)
-						}
-					}
-				case *ast.CompositeLit: // input := &sns.PublishInput{PhoneNumber: ...}
-					for _, el := range n.Elts {
-						if kv, ok := el.(*ast.KeyValueExpr); ok {
-							if id, ok := kv.Key.(*ast.Ident); ok {
-								if id.Name == "PhoneNumber" || id.Name == "TopicArn" || id.Name == "TargetArn" {
-									note(id.Name)
-								}
-							}
-						}
+		}
+	}
+	for _, a := range call.Args {
+		lit(a)
+		id, ok := ast.Unparen(a).(*ast.Ident)
+		if !ok || c.body == nil {
+			continue
+		}
+		v, _ := c.info.Uses[id].(*types.Var)
+		if v == nil {
+			continue
+		}
+		for _, val := range localValues(c.info, c.body, v) {
+			lit(val) // input := &sns.PublishInput{PhoneNumber: ...}
+		}
+		ast.Inspect(c.body, func(n ast.Node) bool { // input.SetPhoneNumber(to)
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+					if x, ok := ast.Unparen(sel.X).(*ast.Ident); ok && c.info.Uses[x] == v {
+						note(sel.Sel.Name)
 					}
 				}
-				return true
-			})
-		}
+			}
+			return true
+		})
 	}
 	return phone && !topic
 }

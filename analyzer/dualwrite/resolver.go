@@ -364,6 +364,47 @@ func (r *programResolver) ifaceEffects(m *types.Func) *Effects {
 	return res
 }
 
+// impl is a type of the program that implements an interface, and its
+// method of the name asked.
+type impl struct {
+	named *types.Named
+	fn    *types.Func
+}
+
+// implementations lists the program's types that implement iface, m's
+// interface (a generic type instantiated with the interface's type
+// arguments: Queue[T] for Enqueuer[T]), with their method m; found counts
+// the implementing types.
+func (r *programResolver) implementations(m *types.Func, iface *types.Interface) (out []impl, found int) {
+	targs := ifaceTypeArgs(m)
+	candidates := r.concrete
+	if len(targs) == 0 {
+		candidates = append(candidates[:len(candidates):len(candidates)], r.instantiated...)
+	}
+	for _, n := range candidates {
+		var t types.Type = n
+		if n.TypeParams().Len() > 0 && n.TypeParams().Len() == len(targs) {
+			// the shape of generic drivers of generic ports; otherwise
+			// the type is asked as it is
+			if inst, err := types.Instantiate(nil, n.Origin(), targs, true); err == nil {
+				t = inst
+			}
+		}
+		if !types.Implements(t, iface) {
+			t = types.NewPointer(t)
+			if !types.Implements(t, iface) {
+				continue
+			}
+		}
+		found++
+		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+		if fn, ok := obj.(*types.Func); ok {
+			out = append(out, impl{named: n, fn: fn})
+		}
+	}
+	return out, found
+}
+
 func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 	if m.Pkg() != nil {
 		for _, s := range r.std {
@@ -393,33 +434,10 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 			r.unresolved[m.FullName()] = true // a catalog (or .outboxify.yaml) row says what it does
 		}
 	}()
-	targs := ifaceTypeArgs(m)
-	candidates := r.concrete
-	if len(targs) == 0 {
-		candidates = append(candidates[:len(candidates):len(candidates)], r.instantiated...)
-	}
-	for _, n := range candidates {
-		var t types.Type = n
-		if n.TypeParams().Len() > 0 && n.TypeParams().Len() == len(targs) {
-			// A generic type instantiated with the interface's type
-			// arguments (Queue[T] for Enqueuer[T]): the shape of generic
-			// drivers of generic ports. Otherwise it is asked as it is.
-			if inst, err := types.Instantiate(nil, n.Origin(), targs, true); err == nil {
-				t = inst
-			}
-		}
-		if !types.Implements(t, iface) {
-			t = types.NewPointer(t)
-			if !types.Implements(t, iface) {
-				continue
-			}
-		}
-		found++
-		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
-		impl, ok := obj.(*types.Func)
-		if !ok {
-			continue
-		}
+	impls, count := r.implementations(m, iface)
+	found = count
+	for _, im := range impls {
+		n, impl := im.named, im.fn
 		e := r.summary(impl.Origin())
 		if e.empty() {
 			continue

@@ -8,8 +8,8 @@ import (
 	"context"
 	"database/sql"
 
-	snsv1 "github.com/aws/aws-sdk-go/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	snsv1 "github.com/aws/aws-sdk-go/service/sns"
 )
 
 type Notifier struct {
@@ -36,6 +36,14 @@ func (n *Notifier) SendSMS(ctx context.Context, id, to, msg string) error {
 func (n *Notifier) SendSMSv2(ctx context.Context, id, to, msg string) error {
 	n.record(ctx, id)
 	_, err := n.sns.Publish(ctx, &sns.PublishInput{PhoneNumber: &to, Message: &msg})
+	return err
+}
+
+// SendSMSVar builds the input first, in a variable.
+func (n *Notifier) SendSMSVar(ctx context.Context, id, to, msg string) error {
+	n.record(ctx, id)
+	in := &sns.PublishInput{PhoneNumber: &to, Message: &msg}
+	_, err := n.sns.Publish(ctx, in)
 	return err
 }
 
