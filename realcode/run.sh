@@ -94,6 +94,10 @@ while IFS=$'\t' read -r name slug commit module size half _why; do
   [ -z "${LAYOUT_ONLY:-}" ] || { echo "laid out $src"; continue; }
   rm -rf "$fix" && cp -a "$src" "$fix"
   mod=$src/$module fmod=$fix/$module
+  # go.mod and go.sum as fix finds them: the before-steps below (go mod
+  # download, build, vet) may add go.sum lines to the pristine tree
+  cp "$fmod/go.mod" "$out.gomod.before"
+  if [ -f "$fmod/go.sum" ]; then cp "$fmod/go.sum" "$out.gosum.before"; else rm -f "$out.gosum.before"; fi
   goline=$(awk '$1 == "go" {print $2; exit}' "$mod/go.mod")
 
   (cd "$mod" && timeout "$STEP_TIMEOUT" go mod download) >"$out.download.log" 2>&1
@@ -114,9 +118,9 @@ try:
     print(len(d.get("replaced") or d.get("fixed") or []), len(d.get("left") or d.get("manual") or []))
 except Exception: print("? ?")' "$out.fix.json")
 
-  diff -u "$mod/go.mod" "$fmod/go.mod" >"$out.gomod.diff" && gm=yes || gm=no
-  if [ -f "$mod/go.sum" ] || [ -f "$fmod/go.sum" ]; then
-    cmp -s "$mod/go.sum" "$fmod/go.sum" && gs=yes || gs=no
+  diff -u "$out.gomod.before" "$fmod/go.mod" >"$out.gomod.diff" && gm=yes || gm=no
+  if [ -f "$out.gosum.before" ] || [ -f "$fmod/go.sum" ]; then
+    cmp -s "$out.gosum.before" "$fmod/go.sum" && gs=yes || gs=no
   else gs=yes; fi
   b1=$(step "$fmod" "$out.build1.log" go build ./...)
   v1=$(step "$fmod" "$out.vet1.log" go vet ./...)
