@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/outboxify/outboxify/analyzer/catalog"
 	"github.com/outboxify/outboxify/analyzer/dualwrite"
 )
 
@@ -231,8 +232,9 @@ func adviceFor(f dualwrite.Finding) string {
 // storeAdvice is the pattern that fits a store of record other than SQL.
 // River (a job queue in PostgreSQL) joins the caller's transaction itself.
 const (
-	riverPkg    = "github.com/riverqueue/river"
-	riverAdvice = "insert the job with InsertTx (or InsertManyTx) on the transaction of the write: it commits with the write, and River's workers take it from there"
+	riverPkg      = "github.com/riverqueue/river"
+	requestAdvice = "if the reply is not needed, publish instead and let fix move the publish into the outbox; otherwise record the pending request in the write's transaction (an outbox row or a pending state) and let a worker send it and retry until it is answered"
+	riverAdvice   = "insert the job with InsertTx (or InsertManyTx) on the transaction of the write: it commits with the write, and River's workers take it from there"
 )
 
 var storeAdvice = map[string]string{
@@ -313,6 +315,9 @@ func Fix(pkgs []*packages.Package, findings []dualwrite.Finding, opts Options) (
 			continue
 		case f.Store != "" && f.Store != "sql":
 			res.manual(f, "the store of record is "+f.Store+", not SQL: there is no SQL transaction to put the outbox row in", storeAdvice[f.Store])
+			continue
+		case isRequest(f.Publish.Name):
+			res.manual(f, "the publish is a request that waits for a reply: an outbox row cannot hand the caller one", requestAdvice)
 			continue
 		case strings.HasPrefix(f.Publish.Name, "(*"+riverPkg+".Client)."):
 			res.manual(f, "the publish is a River job insert, which River writes to PostgreSQL itself: no outbox row is needed", riverAdvice)
@@ -713,4 +718,11 @@ func (f *FileEdit) AfterLine(line int) int {
 		}
 	}
 	return line + shift
+}
+
+// isRequest reports whether the publish named is a request-reply row: the
+// caller waits for the answer, which no outbox row can give.
+func isRequest(name string) bool {
+	e, ok := catalog.Default().Lookup(name)
+	return ok && e.Request
 }

@@ -95,6 +95,11 @@ type Entry struct {
 	// Conn.Do, radix's Cmd): the first string parameter names it, and the
 	// call does what CommandEffect says of that name when it is a constant.
 	Command bool
+	// Request marks a publish that waits for a reply (NATS request-reply):
+	// the message reaches the broker as any publish does, so it pairs with a
+	// write, but an outbox row cannot hand the caller a reply, so fix leaves it
+	// to a person.
+	Request bool
 	// Message maps a publish to the parts of an outbox message (paths, see package doc).
 	Message Message
 }

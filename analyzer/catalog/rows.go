@@ -5,6 +5,7 @@ import "strconv"
 // Import paths of the catalogued clients.
 const (
 	pgx5       = "github.com/jackc/pgx/v5"
+	crdb       = "github.com/cockroachdb/cockroach-go/v2/crdb"
 	pgx5pool   = "github.com/jackc/pgx/v5/pgxpool"
 	pgx4       = "github.com/jackc/pgx/v4"
 	pgx4pool   = "github.com/jackc/pgx/v4/pgxpool"
@@ -95,6 +96,7 @@ var clientModules = []string{
 	"github.com/apache/pulsar-client-go", nsq, "github.com/Azure/azure-sdk-for-go/sdk/messaging",
 	gorm1, mgo, gorp2, rethink, spanner, datastore, "github.com/dapr/go-sdk", gfdb,
 	"github.com/go-pg/pg", goamqp, "github.com/eclipse/paho.golang", rueidis, river,
+	"github.com/cockroachdb/cockroach-go",
 }
 
 // txTypeNames are the types whose values are open transactions.
@@ -153,6 +155,12 @@ func publish(broker, name string, msg Message) Entry {
 func send(broker, name string, msg Message) Entry {
 	e := publish(broker, name, msg)
 	e.Send = true
+	return e
+}
+
+func request(broker, name string, msg Message) Entry {
+	e := publish(broker, name, msg)
+	e.Request = true
 	return e
 }
 
@@ -225,6 +233,10 @@ var rows = func() []Entry {
 			tx(Commit, SQL, p(v.pool+".Tx", "Commit")), tx(Rollback, SQL, p(v.pool+".Tx", "Rollback")))
 	}
 	add(txFunc(SQL, pgx5+".BeginFunc", 2), txFunc(SQL, pgx5+".BeginTxFunc", 3))
+	// cockroach-go's retrying runners: the callback runs in a transaction
+	// they commit before returning (a helper's CockroachDB branch)
+	add(txFunc(SQL, crdb+".ExecuteTx", 3), txFunc(SQL, crdb+"/crdbsqlx.ExecuteTx", 3),
+		txFunc(SQL, crdb+"/crdbpgxv5.ExecuteTx", 3), txFunc(SQL, crdb+"/crdbgorm.ExecuteTxGORM", 2))
 	add(txFunc(SQL, p(pgx4+".Conn", "BeginFunc"), 1), txFunc(SQL, p(pgx4+".Conn", "BeginTxFunc"), 2),
 		txFunc(SQL, p(pgx4pool+".Pool", "BeginFunc"), 1), txFunc(SQL, p(pgx4pool+".Pool", "BeginTxFunc"), 2))
 
@@ -412,6 +424,14 @@ var rows = func() []Entry {
 		publish("nats", p(nats+".Conn", "PublishMsg"), Message{Topic: "0.Subject", Value: "0.Data", Headers: "0.Header"}),
 		publish("nats", p(nats+".Conn", "PublishRequest"), Message{Topic: "0", Value: "2"}),
 		publish("nats", p(nats+".EncodedConn", "Publish"), Message{Topic: "0", Value: "1"}),
+		// request-reply: the request is a message on the subject (RPC
+		// libraries such as stormrpc and nats micro clients call these)
+		request("nats", p(nats+".Conn", "Request"), Message{Topic: "0", Value: "1"}),
+		request("nats", p(nats+".Conn", "RequestWithContext"), Message{Topic: "1", Value: "2"}),
+		request("nats", p(nats+".Conn", "RequestMsg"), Message{Topic: "0.Subject", Value: "0.Data", Headers: "0.Header"}),
+		request("nats", p(nats+".Conn", "RequestMsgWithContext"), Message{Topic: "1.Subject", Value: "1.Data", Headers: "1.Header"}),
+		request("nats", p(nats+".EncodedConn", "Request"), Message{Topic: "0", Value: "1"}),
+		request("nats", p(nats+".EncodedConn", "RequestWithContext"), Message{Topic: "1", Value: "2"}),
 		publish("jetstream", m(nats+".JetStream", "Publish"), Message{Topic: "0", Value: "1"}),
 		publish("jetstream", m(nats+".JetStream", "PublishMsg"), Message{Topic: "0.Subject", Value: "0.Data", Headers: "0.Header"}),
 		publish("jetstream", m(nats+".JetStream", "PublishAsync"), Message{Topic: "0", Value: "1"}),
@@ -768,5 +788,35 @@ var routes = []struct {
 	{
 		[]string{"(*github.com/gorilla/mux.Route)"},
 		[]routeMethod{{"HandlerFunc", 0}},
+	},
+}
+
+// MiddlewareAPI is how a router's middleware runs the handlers of the
+// routes it is installed on: inside its Next call (gin's c.Next()), so a
+// middleware that publishes after Next publishes after whatever the
+// route's handler wrote. Use installs middlewares on the router it is
+// called on (every argument), Group opens a group with the middlewares
+// from argument 1 on.
+type MiddlewareAPI struct {
+	Next   string   // full name of the call that runs the rest of the chain
+	Use    []string // full names of the methods that install middlewares
+	Group  []string // full names of the methods that open a group
+	Engine string   // the router type whose Use applies to every route of the program
+}
+
+// Middlewares lists the routers whose middlewares are followed into the
+// route handlers they run.
+var Middlewares = []MiddlewareAPI{
+	{
+		Next:   "(*github.com/gin-gonic/gin.Context).Next",
+		Use:    []string{"(*github.com/gin-gonic/gin.Engine).Use", "(*github.com/gin-gonic/gin.RouterGroup).Use", "(github.com/gin-gonic/gin.IRoutes).Use", "(github.com/gin-gonic/gin.IRouter).Use"},
+		Group:  []string{"(*github.com/gin-gonic/gin.RouterGroup).Group", "(github.com/gin-gonic/gin.IRouter).Group"},
+		Engine: "github.com/gin-gonic/gin.Engine",
+	},
+	{
+		Next:   "(*github.com/gofiber/fiber/v2.Ctx).Next",
+		Use:    []string{"(*github.com/gofiber/fiber/v2.App).Use", "(*github.com/gofiber/fiber/v2.Group).Use", "(github.com/gofiber/fiber/v2.Router).Use"},
+		Group:  []string{"(*github.com/gofiber/fiber/v2.App).Group", "(*github.com/gofiber/fiber/v2.Group).Group", "(github.com/gofiber/fiber/v2.Router).Group"},
+		Engine: "github.com/gofiber/fiber/v2.App",
 	},
 }

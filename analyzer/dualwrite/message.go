@@ -29,6 +29,9 @@ func message(rule string, p, w *event, wpos token.Position) (msg, advice string)
 	case RuleOutboxOther:
 		msg = fmt.Sprintf("outbox insert %s is not in the transaction of the DB write %s at %s (another handle or session): the row and the event can disagree", pub, wr, at)
 	}
+	if e, ok := catalog.Default().Lookup(p.eff.Name); ok && e.Request && rule != RuleOutboxOther {
+		return msg, "a request waits for a reply, which an outbox row cannot give: publish instead if the reply is not needed (then the outbox applies), or record the pending request in the write's transaction and let a worker send it until it is answered"
+	}
 	if p.eff.Broker == "river" && w.eff.Store == catalog.SQL && rule != RuleOutboxOther {
 		return msg, "River: insert the job with InsertTx (or InsertManyTx) on the transaction of the write, so it commits with the write"
 	}

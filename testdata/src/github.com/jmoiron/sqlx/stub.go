@@ -30,6 +30,7 @@ func (db *DB) NamedQueryContext(ctx context.Context, query string, arg any) (*Ro
 	return nil, nil
 }
 func (db *DB) Beginx() (*Tx, error)                                           { return nil, nil }
+func (db *DB) DriverName() string                                             { return "postgres" }
 func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) { return nil, nil }
 func (db *DB) MustBegin() *Tx                                                 { return nil }
 func (db *DB) MustBeginTx(ctx context.Context, opts *sql.TxOptions) *Tx       { return nil }

@@ -1,6 +1,9 @@
 package nats
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 type Header map[string][]string
 type Msg struct {
@@ -32,11 +35,27 @@ func (nc *Conn) Subscribe(subj string, cb MsgHandler) (*Subscription, error) { r
 func (nc *Conn) QueueSubscribe(subj, queue string, cb MsgHandler) (*Subscription, error) {
 	return nil, nil
 }
+func (nc *Conn) Request(subj string, data []byte, timeout time.Duration) (*Msg, error) {
+	return nil, nil
+}
+func (nc *Conn) RequestWithContext(ctx context.Context, subj string, data []byte) (*Msg, error) {
+	return nil, nil
+}
+func (nc *Conn) RequestMsg(msg *Msg, timeout time.Duration) (*Msg, error) { return nil, nil }
+func (nc *Conn) RequestMsgWithContext(ctx context.Context, msg *Msg) (*Msg, error) {
+	return nil, nil
+}
 func (nc *Conn) JetStream(opts ...any) (JetStreamContext, error) { return nil, nil }
 
 type EncodedConn struct{}
 
 func (c *EncodedConn) Publish(subject string, v any) error { return nil }
+func (c *EncodedConn) Request(subject string, v any, vPtr any, timeout time.Duration) error {
+	return nil
+}
+func (c *EncodedConn) RequestWithContext(ctx context.Context, subject string, v any, vPtr any) error {
+	return nil
+}
 
 type JetStream interface {
 	Publish(subj string, data []byte, opts ...PubOpt) (*PubAck, error)

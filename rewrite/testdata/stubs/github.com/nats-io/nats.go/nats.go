@@ -1,6 +1,8 @@
 // Package nats is a stub of github.com/nats-io/nats.go for rewrite tests.
 package nats
 
+import "context"
+
 type Header map[string][]string
 
 func (h Header) Set(key, value string) {}
@@ -22,6 +24,9 @@ type Conn struct{}
 
 func (nc *Conn) Publish(subj string, data []byte) error { return nil }
 func (nc *Conn) PublishMsg(m *Msg) error                { return nil }
+func (nc *Conn) RequestMsgWithContext(ctx context.Context, m *Msg) (*Msg, error) {
+	return nil, nil
+}
 
 type JetStream interface {
 	Publish(subj string, data []byte, opts ...PubOpt) (*PubAck, error)
