@@ -70,7 +70,9 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	var dispatch map[*types.TypeName]*Effect
 	var broadcast func(*types.Named, *types.Var, *types.Var) bool
 	var fieldFuncs func(*types.Var) *Effects
-	var chanPublishes func(*types.Var) *Effect
+	var chanPublishes, chanCarries func(*types.Var) *Effect
+	var sendsOnParam func(*types.Func, int) sendsOn
+	var routeWrite func(string) *Effect
 	if o.Resolver != nil {
 		effectsOf = o.Resolver.Effects
 		if rr, ok := o.Resolver.(interface{ Runs(*types.Func) *Runs }); ok {
@@ -97,6 +99,15 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 		if cp, ok := o.Resolver.(interface{ ChanPublishes(*types.Var) *Effect }); ok {
 			chanPublishes = cp.ChanPublishes
 		}
+		if cp, ok := o.Resolver.(interface {
+			ChanCarries(*types.Var) *Effect
+			SendsOnParam(*types.Func, int) sendsOn
+		}); ok {
+			chanCarries, sendsOnParam = cp.ChanCarries, cp.SendsOnParam
+		}
+		if rw, ok := o.Resolver.(interface{ RouteWrite(string) *Effect }); ok {
+			routeWrite = rw.RouteWrite
+		}
 	} else {
 		facts := pass.ResultOf[pass.Analyzer.Requires[0]].(*factsResult)
 		if !facts.relevant || cat.IsClient(pass.Pkg.Path()) {
@@ -115,6 +126,9 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	r.c.memoryBroadcast = broadcast
 	r.c.fieldFuncs = fieldFuncs
 	r.c.chanPublishes = chanPublishes
+	r.c.chanCarries = chanCarries
+	r.c.sendsOnParam = sendsOnParam
+	r.c.routeWrite = routeWrite
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.Pos()).Name()
 		if !r.tests && strings.HasSuffix(name, "_test.go") || cfg.Excluded(name) {
@@ -255,16 +269,18 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 				// artifact id it created)
 				continue
 			}
-			if p.owned && !g.forwardBefore(i, pi) {
+			if (p.owned || p.worker && w.worker) && !g.forwardBefore(i, pi) {
 				// only through a loop's back edge: another iteration's
 				// write (a later statement, or another switch case), and
-				// the publish announces its callee's own write
+				// the publish announces its callee's own write, or both
+				// are in a worker's endless loop, where each message (a
+				// select case) is handled on a path of its own
 				continue
 			}
 			if before < 0 || evs[before].order < w.order {
 				before = i
 			}
-		} else if g.before(pi, i) && !p.owned {
+		} else if g.before(pi, i) && !p.owned && !(p.worker && w.worker && !g.forwardBefore(pi, i)) {
 			if after < 0 || w.order < evs[after].order {
 				after = i
 			}

@@ -25,6 +25,11 @@ type chanRecv struct {
 	fn  *types.Func  // the declared function holding the receive, or
 	lit *ast.FuncLit // the closure holding it (go func() { for ... }())
 	pkg *packages.Package
+	// body: what handles the value, when the receive has its own block (a
+	// select case, a range loop's body); nil: the rest of the function.
+	// A select over several channels does something else with each.
+	body *ast.BlockStmt
+	val  *types.Var // the value received into body, when named
 }
 
 // chanBind: a channel passed as argument i of fn (producer.Start(ctx,
@@ -43,7 +48,7 @@ func (r *programResolver) indexChanRecvs(p *packages.Package) {
 	info := p.TypesInfo
 	chanVar := func(v *types.Var) bool {
 		ch, ok := underChan(v.Type())
-		if !ok || ch.Dir() == types.SendOnly {
+		if !ok {
 			return false
 		}
 		st, ok := ch.Elem().Underlying().(*types.Struct)
@@ -63,9 +68,10 @@ func (r *programResolver) indexChanRecvs(p *packages.Package) {
 		}
 		return nil
 	}
-	var walk func(n ast.Node, at chanRecv)
-	walk = func(n ast.Node, at chanRecv) {
-		local := map[*types.Var]*types.Var{} // ch := c.publishChannel: the field ch holds
+	var walk func(n ast.Node, at chanRecv, async bool)
+	walk = func(n ast.Node, at chanRecv, async bool) {
+		local := map[*types.Var]*types.Var{}     // ch := c.publishChannel: the field ch holds
+		clauseRecv := map[*ast.AssignStmt]bool{} // case v := <-f: recorded with its clause
 		// the channel x is: a field, a local holding a field, or a parameter
 		source := func(x ast.Expr) *types.Var {
 			if v := chanField(x); v != nil {
@@ -94,14 +100,41 @@ func (r *programResolver) indexChanRecvs(p *packages.Package) {
 			var v *types.Var
 			switch x := n.(type) {
 			case *ast.FuncLit:
-				walk(x.Body, chanRecv{lit: x, pkg: p})
+				walk(x.Body, chanRecv{lit: x, pkg: p}, async)
 				return false
+			case *ast.GoStmt:
+				if lit, ok := ast.Unparen(x.Call.Fun).(*ast.FuncLit); ok {
+					for _, a := range x.Call.Args {
+						walk(a, at, async)
+					}
+					walk(lit.Body, chanRecv{lit: lit, pkg: p}, true)
+					return false
+				}
+			case *ast.SendStmt:
+				if v := source(x.Chan); v != nil {
+					r.chanSends[v] = r.chanSends[v] || !async
+				}
 			case *ast.RangeStmt:
 				if x.Key != nil {
-					v = source(x.X)
+					if v = source(x.X); v != nil {
+						in := at
+						in.body, in.val = x.Body, identVar(info, x.Key)
+						r.chanRecvs[v] = append(r.chanRecvs[v], in)
+						v = nil
+					}
+				}
+			case *ast.CommClause:
+				if as, ok := x.Comm.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+					if v = recvd(as.Rhs[0]); v != nil {
+						in := at
+						in.body, in.val = &ast.BlockStmt{List: x.Body}, identVar(info, as.Lhs[0])
+						r.chanRecvs[v] = append(r.chanRecvs[v], in)
+						clauseRecv[as] = true
+						v = nil
+					}
 				}
 			case *ast.AssignStmt:
-				if len(x.Rhs) == 1 {
+				if len(x.Rhs) == 1 && !clauseRecv[x] {
 					v = recvd(x.Rhs[0])
 				}
 				if len(x.Lhs) == len(x.Rhs) {
@@ -127,6 +160,15 @@ func (r *programResolver) indexChanRecvs(p *packages.Package) {
 			case *ast.ValueSpec:
 				if len(x.Values) == 1 {
 					v = recvd(x.Values[0])
+				}
+			case *ast.KeyValueExpr:
+				// &stage{notif: notif}: what the value carries, the field carries
+				if id, ok := x.Key.(*ast.Ident); ok {
+					if f, ok := info.Uses[id].(*types.Var); ok && f.IsField() && chanVar(f) {
+						if src := source(x.Value); src != nil && src != f {
+							r.chanFlows[src] = append(r.chanFlows[src], f)
+						}
+					}
 				}
 			case *ast.CallExpr:
 				if fn, ok := typeutil.Callee(info, x).(*types.Func); ok {
@@ -154,7 +196,7 @@ func (r *programResolver) indexChanRecvs(p *packages.Package) {
 				continue
 			}
 			if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
-				walk(fd.Body, chanRecv{fn: fn, pkg: p})
+				walk(fd.Body, chanRecv{fn: fn, pkg: p}, false)
 			}
 		}
 	}
@@ -191,9 +233,33 @@ func (r *programResolver) chanPublishes(v *types.Var) *Effect {
 	}
 	for _, at := range recvs {
 		var e *Effects
-		if at.fn != nil {
+		switch {
+		case at.body != nil:
+			var sig *types.Signature
+			if at.fn != nil {
+				sig = at.fn.Signature()
+			} else {
+				sig, _ = at.pkg.TypesInfo.TypeOf(at.lit).(*types.Signature)
+			}
+			c := r.newCollector(at.pkg)
+			c.unit(sig, at.body)
+			e = c.summarize()
+			if e != nil && e.Publish != nil && at.fn != nil {
+				return e.Publish.through(at.fn.Origin().FullName(), false, e.Publish.Handle) // the drain, in the chain
+			}
+			if (e == nil || e.Publish == nil) && kept(at.pkg.TypesInfo, at.body, at.val) {
+				// batched: the value is kept (buf = append(buf, m)) and
+				// published elsewhere in the loop (a ticker's case)
+				if at.fn != nil {
+					e = r.funcValueEffects(at.fn)
+				} else if sig != nil {
+					c.unit(sig, at.lit.Body)
+					e = c.summarize()
+				}
+			}
+		case at.fn != nil:
 			e = r.funcValueEffects(at.fn)
-		} else {
+		default:
 			c := r.newCollector(at.pkg)
 			if sig, ok := at.pkg.TypesInfo.TypeOf(at.lit).(*types.Signature); ok {
 				c.unit(sig, at.lit.Body)
@@ -202,6 +268,241 @@ func (r *programResolver) chanPublishes(v *types.Var) *Effect {
 		}
 		if e != nil && e.Publish != nil {
 			return e.Publish
+		}
+	}
+	return nil
+}
+
+func identVar(info *types.Info, x ast.Expr) *types.Var {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if v, ok := info.Defs[id].(*types.Var); ok {
+		return v
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	return v
+}
+
+// kept reports whether body stores the received value v outside itself:
+// assigned (or appended) to a variable declared before the block, or to a
+// field.
+func kept(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
+	if v == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found {
+			return !found
+		}
+		uses := false
+		for _, r := range as.Rhs {
+			ast.Inspect(r, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
+					uses = true
+				}
+				return !uses
+			})
+		}
+		if !uses {
+			return true
+		}
+		for _, l := range as.Lhs {
+			switch l := ast.Unparen(l).(type) {
+			case *ast.SelectorExpr, *ast.IndexExpr:
+				found = true
+			case *ast.Ident:
+				if o := info.Uses[l]; o != nil && (o.Pos() < body.Pos() || o.Pos() > body.End()) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// A channel handed down (CLI): a function passes a channel to a callee
+// that sends on it (asyncfeed.AsyncFeed(ctx, ent, notif) starting a
+// goroutine that does notif <- ent). Whether the value reaches a broker
+// depends on the channel, not on the callee, so the callee's send is no
+// publish of its own: the caller decides with its argument, a field some
+// goroutine drains and publishes from (chanPublishes) or a parameter of its
+// own. A send on a parameter is a publish where every channel the program's
+// callers pass to that parameter is drained by a publisher (a scheduler
+// stage handed its notify stage's channel), and nowhere else.
+
+// sendsOn says whether a function sends on a channel parameter, itself or
+// through the callees it passes it to, and whether some send is not in a
+// goroutine it starts.
+type sendsOn struct{ sent, sync bool }
+
+func (r *programResolver) sendsOnVar(v *types.Var) sendsOn {
+	if s, ok := r.sendMemo[v]; ok {
+		return s
+	}
+	r.sendMemo[v] = sendsOn{} // recursion: no send through this path
+	var out sendsOn
+	if sync, ok := r.chanSends[v]; ok {
+		out = sendsOn{sent: true, sync: sync}
+	}
+	for _, b := range r.chanBinds[v] {
+		for _, fn := range r.bodiesOf(b.fn) {
+			if params := fn.Signature().Params(); b.i < params.Len() {
+				if s := r.sendsOnVar(params.At(b.i)); s.sent {
+					out.sent, out.sync = true, out.sync || s.sync
+				}
+			}
+		}
+	}
+	r.sendMemo[v] = out
+	return out
+}
+
+// sendsOnParam: fn (or, for an interface method, an implementation) sends
+// on the channel in its parameter i.
+func (r *programResolver) sendsOnParam(fn *types.Func, i int) sendsOn {
+	var out sendsOn
+	for _, body := range r.bodiesOf(fn) {
+		if params := body.Signature().Params(); i < params.Len() {
+			if s := r.sendsOnVar(params.At(i)); s.sent {
+				out.sent, out.sync = true, out.sync || s.sync
+			}
+		}
+	}
+	return out
+}
+
+// chanCarries is the publish a value sent on channel v reaches: the
+// drain of a field (or of a channel it flows into), or, for a parameter,
+// the publish every caller's channel reaches.
+func (r *programResolver) chanCarries(v *types.Var) *Effect {
+	if p := r.chanPublishes(v); p != nil {
+		return p
+	}
+	return r.paramCarries(v)
+}
+
+func (r *programResolver) paramCarries(v *types.Var) *Effect {
+	if r.chanRev == nil {
+		r.chanRev = map[*types.Var][]*types.Var{}
+		for src, binds := range r.chanBinds {
+			for _, b := range binds {
+				for _, fn := range r.bodiesOf(b.fn) {
+					if params := fn.Signature().Params(); b.i < params.Len() {
+						r.chanRev[params.At(b.i)] = append(r.chanRev[params.At(b.i)], src)
+					}
+				}
+			}
+		}
+		// a field set from a constructor's parameter holds the caller's
+		// channel (NewStage(ctx, notif) keeping notif in p.notif)
+		for src, fields := range r.chanFlows {
+			for _, f := range fields {
+				r.chanRev[f] = append(r.chanRev[f], src)
+			}
+		}
+	}
+	srcs := r.chanRev[v]
+	if len(srcs) == 0 || r.paramBusy[v] {
+		return nil
+	}
+	r.paramBusy[v] = true
+	defer delete(r.paramBusy, v)
+	var first *Effect
+	for _, src := range srcs {
+		p := r.chanCarries(src)
+		if p == nil {
+			return nil // a caller's channel that reaches no broker
+		}
+		if first == nil {
+			first = p
+		}
+	}
+	return first
+}
+
+// ChanCarries and SendsOnParam: the analyzer's locked views.
+func (r *programResolver) ChanCarries(v *types.Var) *Effect {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var e *Effect
+	r.settle(func() { e = r.chanCarries(v) })
+	return e
+}
+
+func (r *programResolver) SendsOnParam(fn *types.Func, i int) sendsOn {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var s sendsOn
+	r.settle(func() { s = r.sendsOnParam(fn, i) })
+	return s
+}
+
+// chanArgs: a call that hands a channel to a callee sending on it is the
+// publish of whatever drains that channel; in a goroutine of the callee's
+// when every send is there.
+func (c *collector) chanArgs(call *ast.CallExpr, wc wctx) {
+	if c.sendsOnParam == nil || c.chanCarries == nil {
+		return
+	}
+	fn, ok := typeutil.Callee(c.info, call).(*types.Func)
+	if !ok {
+		return
+	}
+	for i, a := range call.Args {
+		if _, ok := underChan(c.info.TypeOf(a)); !ok {
+			continue
+		}
+		v := c.chanVarOf(a)
+		if v == nil {
+			continue
+		}
+		s := c.sendsOnParam(fn, i)
+		if !s.sent {
+			continue
+		}
+		p := c.chanCarries(v)
+		if p == nil {
+			continue
+		}
+		w := wc
+		if !s.sync && w.async == syncCall {
+			w.async, w.asyncNode = asyncGo, call
+		}
+		c.add(evPublish, call.Pos(), call.Rparen, p.through(fn.Origin().FullName(), true, HandleInternal), nil, nil, w)
+		if eff, ok := c.effectsOf(fn); ok && eff != nil && eff.Write != nil {
+			c.events[len(c.events)-1].owned = true
+		}
+		return
+	}
+}
+
+// chanVarOf is the variable holding the channel x: a field, a local copied
+// from a field, or a parameter.
+func (c *collector) chanVarOf(x ast.Expr) *types.Var {
+	x = ast.Unparen(x)
+	if id, ok := x.(*ast.Ident); ok {
+		v, ok := c.info.Uses[id].(*types.Var)
+		if !ok {
+			return nil
+		}
+		if c.isParam(v) || v.IsField() {
+			return v
+		}
+		if c.body != nil {
+			if vals := localValues(c.info, c.body, v); len(vals) == 1 {
+				x = ast.Unparen(vals[0])
+			}
+		}
+	}
+	if sel, ok := x.(*ast.SelectorExpr); ok {
+		if s := c.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+			v, _ := s.Obj().(*types.Var)
+			return v
 		}
 	}
 	return nil

@@ -90,7 +90,14 @@ type collector struct {
 	// chanPublishes (CLI only): the publish of the functions that receive
 	// from a channel field (chanpub.go); nil: never known.
 	chanPublishes func(field *types.Var) *Effect
-	pkg           *types.Package
+	// chanCarries and sendsOnParam (CLI only): a channel handed down to a
+	// callee that sends on it (chanpub.go); nil: never known.
+	chanCarries  func(v *types.Var) *Effect
+	sendsOnParam func(fn *types.Func, i int) sendsOn
+	// routeWrite (CLI only): the write of the route handlers a middleware
+	// (by full name) runs in its Next call (middleware.go); nil: never known.
+	routeWrite func(mw string) *Effect
+	pkg        *types.Package
 
 	// per unit
 	events  []event
@@ -419,6 +426,18 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 						}
 					}
 				}
+				if id, ok := chanX.(*ast.Ident); ok && c.chanCarries != nil {
+					// a send on the channel a caller passed in: what every
+					// caller's channel carries
+					if v, ok := c.info.Uses[id].(*types.Var); ok && c.isParam(v) {
+						if p := c.chanCarries(v); p != nil {
+							c.walk(n.Chan, wc)
+							c.walk(n.Value, wc)
+							c.add(evPublish, n.Arrow, n.End(), p.through(v.Name()+" <-", true, HandleInternal), nil, nil, wc)
+							return false
+						}
+					}
+				}
 				if sel, ok := chanX.(*ast.SelectorExpr); ok {
 					if s := c.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
 						if v, ok := s.Obj().(*types.Var); ok {
@@ -436,6 +455,8 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 		case *ast.CallExpr:
 			c.noteBuilt(n)
 			c.call(n, wc)
+			c.chanArgs(n, wc)
+			c.nextCall(n, wc)
 			return false
 		}
 		return true
@@ -1525,6 +1546,15 @@ func isStdPath(path string) bool {
 }
 
 // paramIndex returns the index of the unit's parameter e names, or -1.
+func (c *collector) isParam(v *types.Var) bool {
+	for _, p := range c.params {
+		if p == v {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *collector) paramIndex(e ast.Expr) int {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
@@ -1939,12 +1969,34 @@ func (c *collector) dynamicCall(call *ast.CallExpr, wc wctx) {
 	if !c.fromRecvField(call.Fun, 0) {
 		return // a closure called in place, a local func value: not what was registered
 	}
+	if t := c.info.TypeOf(call.Fun); t != nil {
+		if sig, ok := t.Underlying().(*types.Signature); ok && decorator(sig) {
+			return // hf = s.mw[i](hf): a middleware wraps the handler, it does not run it
+		}
+	}
 	tn := recvTypeName(c.recv)
 	if e := c.dispatch[tn]; e != nil {
 		out := *e // the chain continues with the registered method, if named
 		out.Handle = HandleInternal
 		c.add(evPublish, call.Pos(), call.Rparen, &out, nil, nil, wc)
 	}
+}
+
+// decorator: a function that takes a function and returns one (a
+// middleware, func(next Handler) Handler).
+func decorator(sig *types.Signature) bool {
+	if sig.Results().Len() != 1 {
+		return false
+	}
+	if _, ok := sig.Results().At(0).Type().Underlying().(*types.Signature); !ok {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if _, ok := sig.Params().At(i).Type().Underlying().(*types.Signature); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // fromRecvField reports whether a called function value may come from what

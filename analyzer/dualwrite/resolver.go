@@ -24,28 +24,35 @@ import (
 // (nil: none). It is safe for concurrent use.
 func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 	r := &programResolver{
-		cat:        catalog.Default().With(cfg.Rows()),
-		decls:      map[*types.Func]declRef{},
-		memo:       map[*types.Func]*Effects{},
-		busy:       map[*types.Func]bool{},
-		impls:      map[*types.Func]*Effects{},
-		relevant:   map[*types.Package]bool{},
-		dispatch:   map[*types.Package]map[*types.TypeName]*Effect{},
-		byTypes:    map[*types.Package]*packages.Package{},
-		bodies:     map[*types.Func]declRef{},
-		pending:    map[*types.Func]bool{},
-		own:        map[*types.Package]bool{},
-		unresolved: map[string]bool{},
-		seen:       map[*types.Func]int{},
-		runs:       map[*types.Func]*Runs{},
-		broadcasts: map[broadcastKey]bool{},
-		instSeen:   map[string]bool{},
-		fieldVals:  map[*types.Var][]fieldVal{},
-		fieldBusy:  map[*types.Var]bool{},
-		chanRecvs:  map[*types.Var][]chanRecv{},
-		chanBusy:   map[*types.Var]bool{},
-		chanFlows:  map[*types.Var][]*types.Var{},
-		chanBinds:  map[*types.Var][]chanBind{},
+		cat:         catalog.Default().With(cfg.Rows()),
+		decls:       map[*types.Func]declRef{},
+		memo:        map[*types.Func]*Effects{},
+		busy:        map[*types.Func]bool{},
+		impls:       map[*types.Func]*Effects{},
+		relevant:    map[*types.Package]bool{},
+		dispatch:    map[*types.Package]map[*types.TypeName]*Effect{},
+		byTypes:     map[*types.Package]*packages.Package{},
+		bodies:      map[*types.Func]declRef{},
+		pending:     map[*types.Func]bool{},
+		own:         map[*types.Package]bool{},
+		unresolved:  map[string]bool{},
+		seen:        map[*types.Func]int{},
+		runs:        map[*types.Func]*Runs{},
+		broadcasts:  map[broadcastKey]bool{},
+		instSeen:    map[string]bool{},
+		fieldVals:   map[*types.Var][]fieldVal{},
+		fieldBusy:   map[*types.Var]bool{},
+		chanRecvs:   map[*types.Var][]chanRecv{},
+		chanBusy:    map[*types.Var]bool{},
+		chanFlows:   map[*types.Var][]*types.Var{},
+		chanBinds:   map[*types.Var][]chanBind{},
+		chanSends:   map[*types.Var]bool{},
+		sendMemo:    map[*types.Var]sendsOn{},
+		paramBusy:   map[*types.Var]bool{},
+		paramRoutes: map[*types.Var][]*routeGroup{},
+		globalMW:    map[string]bool{},
+		mwGroups:    map[string][]mwAt{},
+		mwMemo:      map[string]*Effect{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
 	// The team's own packages are all summarised, whether or not they
@@ -108,6 +115,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		r.instances(p.TypesInfo)
 		r.indexFieldFuncs(p)
 		r.indexChanRecvs(p)
+		r.indexRoutes(p)
 		scope := p.Types.Scope()
 		for _, name := range scope.Names() {
 			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
@@ -145,6 +153,15 @@ type programResolver struct {
 	chanBusy     map[*types.Var]bool
 	chanFlows    map[*types.Var][]*types.Var // a channel parameter or field -> the fields it is stored in
 	chanBinds    map[*types.Var][]chanBind   // a channel -> the calls it is passed to
+	chanSends    map[*types.Var]bool         // a channel sent on -> some send is not in a goroutine
+	sendMemo     map[*types.Var]sendsOn
+	chanRev      map[*types.Var][]*types.Var // a parameter -> the channels callers pass to it (built on first use)
+	paramBusy    map[*types.Var]bool
+	paramRoutes  map[*types.Var][]*routeGroup // a router parameter -> its routes (middleware.go)
+	globalMW     map[string]bool              // middlewares installed on the engine
+	mwGroups     map[string][]mwAt            // a middleware -> the groups it is installed on
+	allRoutes    []routeRefs
+	mwMemo       map[string]*Effect
 	std          []*types.Package
 	dispatch     map[*types.Package]map[*types.TypeName]*Effect
 	byTypes      map[*types.Package]*packages.Package
@@ -349,6 +366,9 @@ func (r *programResolver) newCollector(p *packages.Package) *collector {
 	c.memoryBroadcast = r.memoryBroadcast
 	c.fieldFuncs = r.fieldEffects
 	c.chanPublishes = r.chanPublishes
+	c.chanCarries = r.chanCarries
+	c.sendsOnParam = r.sendsOnParam
+	c.routeWrite = r.routeWrite
 	c.dispatch = r.dispatchOf(p)
 	return c
 }

@@ -3,6 +3,9 @@ package gin
 
 type Context struct{}
 
+// Next runs the rest of the route's chain: the handler, after the middlewares.
+func (c *Context) Next() {}
+
 type HandlerFunc func(*Context)
 
 type IRoutes interface {
