@@ -244,7 +244,9 @@ var rows = func() []Entry {
 	for _, h := range []string{sqlx + ".DB", sqlx + ".Tx"} {
 		add(exec(p(h, "NamedExec"), 0), exec(p(h, "NamedExecContext"), 1), exec(p(h, "MustExec"), 0),
 			exec(p(h, "MustExecContext"), 1), query(p(h, "Queryx"), 0), query(p(h, "QueryxContext"), 1),
-			query(p(h, "QueryRowx"), 0), query(p(h, "QueryRowxContext"), 1))
+			query(p(h, "QueryRowx"), 0), query(p(h, "QueryRowxContext"), 1),
+			// scanning helpers: INSERT/UPDATE ... RETURNING through them writes
+			query(p(h, "Get"), 1), query(p(h, "GetContext"), 2), query(p(h, "Select"), 1), query(p(h, "SelectContext"), 2))
 	}
 	add(query(p(sqlx+".DB", "NamedQuery"), 0), query(p(sqlx+".DB", "NamedQueryContext"), 1),
 		write(SQL, p(sqlx+".NamedStmt", "Exec")), write(SQL, p(sqlx+".NamedStmt", "ExecContext")),

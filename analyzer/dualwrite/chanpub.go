@@ -127,7 +127,7 @@ func (r *programResolver) indexChanRecvs(p *packages.Package) {
 				if as, ok := x.Comm.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
 					if v = recvd(as.Rhs[0]); v != nil {
 						in := at
-						in.body, in.val = &ast.BlockStmt{List: x.Body}, identVar(info, as.Lhs[0])
+						in.body, in.val = &ast.BlockStmt{Lbrace: x.Colon, List: x.Body}, identVar(info, as.Lhs[0])
 						r.chanRecvs[v] = append(r.chanRecvs[v], in)
 						clauseRecv[as] = true
 						v = nil

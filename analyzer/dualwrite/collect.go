@@ -441,7 +441,11 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 				if sel, ok := chanX.(*ast.SelectorExpr); ok {
 					if s := c.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
 						if v, ok := s.Obj().(*types.Var); ok {
-							if p := c.chanPublishes(v); p != nil {
+							carries := c.chanPublishes
+							if c.chanCarries != nil {
+								carries = c.chanCarries // also the channel a constructor put in the field
+							}
+							if p := carries(v); p != nil {
 								c.walk(n.Chan, wc)
 								c.walk(n.Value, wc)
 								name := "(" + types.TypeString(s.Recv(), nil) + ")." + v.Name() + " <-"
@@ -785,6 +789,9 @@ func (c *collector) relaySQLArg(call *ast.CallExpr) bool {
 var sqlShapedMethods = map[string]bool{
 	"Exec": true, "ExecContext": true, "Query": true, "QueryContext": true,
 	"QueryRow": true, "QueryRowContext": true, "NamedExec": true, "NamedExecContext": true,
+	// sqlx's scanning helpers behind a team's interface (GetContext(ctx,
+	// &row, "UPDATE ... RETURNING ...", args...))
+	"Get": true, "GetContext": true, "Select": true, "SelectContext": true,
 }
 
 // sqlShapedCall is the second fallback: a method named like a query whose
@@ -1045,7 +1052,9 @@ func (c *collector) effectsAt(call *ast.CallExpr, name string, ctor bool, eff *E
 	}
 	if e := eff.Publish; e != nil && !c.selfBroadcast(call) {
 		c.add(evPublish, call.Pos(), call.Rparen, e.through(name, iface, HandleInternal), nil, nil, wc)
-		c.events[len(c.events)-1].owned = eff.Write != nil
+		// a callee that writes and then publishes announces its own
+		// write; one that publishes first (and records it) does not
+		c.events[len(c.events)-1].owned = eff.Write != nil && !e.First
 	}
 	if r, _ := c.recvRoot(call); r != nil {
 		for i := len(c.events) - 1; i >= 0 && c.events[i].pos == call.Pos(); i-- {

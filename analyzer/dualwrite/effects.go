@@ -41,6 +41,11 @@ type Effect struct {
 	// caller's outbox.Run callback it is an outbox row on the unit's
 	// transaction, outside one the publish itself.
 	Guarded bool
+	// First (publishes): made before the function's first write (publish,
+	// then write, as an enqueue wrapper that records the task after it
+	// queued it): the publish announces no write of the function's, so a
+	// caller's later write is the partner it may precede.
+	First bool
 	// CtxTx (writes): the write joins the transaction its context carries
 	// (catalog.Entry.CtxTx): inside a transaction callback it is on the
 	// callback's transaction.
@@ -79,7 +84,7 @@ func sameEffect(a, b *Effect) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker && a.Async == b.Async && a.SQLArg == b.SQLArg && a.Alt == b.Alt
+	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker && a.Async == b.Async && a.SQLArg == b.SQLArg && a.Alt == b.Alt && a.First == b.First
 }
 
 // FuncFact is exported for functions and methods that (transitively) write

@@ -85,8 +85,8 @@ func TestResolver(t *testing.T) {
 		}
 	}
 	sort.Strings(extra)
-	if len(extra) != 20 {
-		t.Errorf("CLI-only findings %v; want those of shapes/product/poolpub/usecase MessageUsecase.Create, shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update and Poller.Poll, shapes/product/mqlib UserService.CreateWithPhone and CaseService.Save, shapes/product/funcfield Handler.UpdateResource, shapes/product/chanemit Service.CreateCollection, Chain.AddBlock and Validator.Validate, shapes/product/stagefeed withdrawStore.Update (not reviewStore.Update), shapes/product/ginaudit ActivityLog and Notify (not Timing)", extra)
+	if len(extra) != 21 {
+		t.Errorf("CLI-only findings %v; want those of shapes/product/poolpub/usecase MessageUsecase.Create, shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update and Poller.Poll, shapes/product/mqlib UserService.CreateWithPhone and CaseService.Save, shapes/product/funcfield Handler.UpdateResource, shapes/product/chanemit Service.CreateCollection, Chain.AddBlock and Validator.Validate, shapes/product/stagefeed withdrawStore.Update (not reviewStore.Update), shapes/product/ginaudit ActivityLog and Notify (not Timing), shapes/product/auditsink handler.PutResource", extra)
 	}
 	for _, k := range extra {
 		f := cli[k]
@@ -192,6 +192,14 @@ func TestResolver(t *testing.T) {
 			want := []string{"(*github.com/gin-gonic/gin.Context).Next", "p.Create", "(*shapes/product/ginaudit.Policies).Create"}
 			if f.Rule != dualwrite.RuleAfterWrite || f.Write == nil || fmt.Sprint(f.Write.Via) != fmt.Sprint(want) {
 				t.Errorf("finding %s: want OBX001 after the write via %v, got %s, write %+v", k, want, f.Rule, f.Write)
+			}
+		case "(shapes/product/auditsink.handler).PutResource":
+			// Record sends on the auditor's field, which holds the channel
+			// the constructor also gave the trail whose goroutine batches
+			// the events (kept in a case, published in the ticker's case)
+			want := []string{"(shapes/product/auditsink.Auditor).Record", "(*shapes/product/auditsink.standardAuditor).Record", "(*shapes/product/auditsink.standardAuditor).sink <-", "(shapes/product/auditsink.trail).commit"}
+			if f.Rule != dualwrite.RuleAfterWrite || fmt.Sprint(f.Publish.Via) != fmt.Sprint(want) {
+				t.Errorf("finding %s: want OBX001 with the publish via %v, got %s via %v", k, want, f.Rule, f.Publish.Via)
 			}
 		case "(*shapes/product/stagefeed.withdrawStore).Update":
 			// the store step hands the entity to the channel its caller

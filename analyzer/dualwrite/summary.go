@@ -41,6 +41,14 @@ func (c *collector) summarize() *Effects {
 			e := *ev.eff
 			e.Leaf = c.leaf(ev)
 			e.Worker = ev.worker
+			before, after := false, false
+			for j := range c.events {
+				if w := &c.events[j]; w.kind == evWrite && !w.errPath {
+					before = before || w.pos < ev.pos
+					after = after || w.pos > ev.pos
+				}
+			}
+			e.First = !before && (after || ev.eff.First)
 			out.Publish = &e
 		case evQuery:
 			if out.Query != nil {

@@ -90,6 +90,8 @@ for typ, rule in [("*sqlx.DB", A), ("*sqlx.Tx", T)]:
                  (typ, "x.MustExec(upd)", rule), (typ, "x.MustExecContext(ctx, upd)", rule),
                  (typ, "x.Queryx(@Q)", rule), (typ, "x.QueryxContext(ctx, @Q)", rule),
                  (typ, "x.QueryRowx(@Q)", rule), (typ, "x.QueryRowxContext(ctx, @Q)", rule),
+                 (typ, "x.Get(nil, @Q)", rule), (typ, "x.GetContext(ctx, nil, @Q)", rule),
+                 (typ, "x.Select(nil, @Q)", rule), (typ, "x.SelectContext(ctx, nil, @Q)", rule),
                  (typ, "x.Exec(upd)", rule)]
 sqlcases += [("*sqlx.DB", "x.NamedQuery(@Q, nil)", A), ("*sqlx.DB", "x.NamedQueryContext(ctx, @Q, nil)", A),
              ("*sqlx.NamedStmt", "x.Exec(nil)", A), ("*sqlx.NamedStmt", "x.ExecContext(ctx, nil)", A)]

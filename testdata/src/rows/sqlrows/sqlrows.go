@@ -321,133 +321,213 @@ func neg28(x *sqlx.DB) {
 }
 
 func pos29(x *sqlx.DB) {
-	x.Exec(upd)
+	x.Get(nil, ins)
 	pub() // want "OBX001"
 }
 
 func neg29(x *sqlx.DB) {
+	x.Get(nil, sel)
+	pub()
+}
+
+func pos30(x *sqlx.DB) {
+	x.GetContext(ctx, nil, ins)
+	pub() // want "OBX001"
+}
+
+func neg30(x *sqlx.DB) {
+	x.GetContext(ctx, nil, sel)
+	pub()
+}
+
+func pos31(x *sqlx.DB) {
+	x.Select(nil, ins)
+	pub() // want "OBX001"
+}
+
+func neg31(x *sqlx.DB) {
+	x.Select(nil, sel)
+	pub()
+}
+
+func pos32(x *sqlx.DB) {
+	x.SelectContext(ctx, nil, ins)
+	pub() // want "OBX001"
+}
+
+func neg32(x *sqlx.DB) {
+	x.SelectContext(ctx, nil, sel)
+	pub()
+}
+
+func pos33(x *sqlx.DB) {
+	x.Exec(upd)
+	pub() // want "OBX001"
+}
+
+func neg33(x *sqlx.DB) {
 	x.Exec(upd)
 }
 
-func pos30(x *sqlx.Tx) {
-	x.NamedExec(upd, nil)
-	pub() // want "OBX003"
-}
-
-func neg30(x *sqlx.Tx) {
-	x.NamedExec(upd, nil)
-}
-
-func pos31(x *sqlx.Tx) {
-	x.NamedExecContext(ctx, upd, nil)
-	pub() // want "OBX003"
-}
-
-func neg31(x *sqlx.Tx) {
-	x.NamedExecContext(ctx, upd, nil)
-}
-
-func pos32(x *sqlx.Tx) {
-	x.MustExec(upd)
-	pub() // want "OBX003"
-}
-
-func neg32(x *sqlx.Tx) {
-	x.MustExec(upd)
-}
-
-func pos33(x *sqlx.Tx) {
-	x.MustExecContext(ctx, upd)
-	pub() // want "OBX003"
-}
-
-func neg33(x *sqlx.Tx) {
-	x.MustExecContext(ctx, upd)
-}
-
 func pos34(x *sqlx.Tx) {
-	x.Queryx(ins)
+	x.NamedExec(upd, nil)
 	pub() // want "OBX003"
 }
 
 func neg34(x *sqlx.Tx) {
-	x.Queryx(sel)
-	pub()
+	x.NamedExec(upd, nil)
 }
 
 func pos35(x *sqlx.Tx) {
-	x.QueryxContext(ctx, ins)
+	x.NamedExecContext(ctx, upd, nil)
 	pub() // want "OBX003"
 }
 
 func neg35(x *sqlx.Tx) {
-	x.QueryxContext(ctx, sel)
-	pub()
+	x.NamedExecContext(ctx, upd, nil)
 }
 
 func pos36(x *sqlx.Tx) {
-	x.QueryRowx(ins)
+	x.MustExec(upd)
 	pub() // want "OBX003"
 }
 
 func neg36(x *sqlx.Tx) {
-	x.QueryRowx(sel)
-	pub()
+	x.MustExec(upd)
 }
 
 func pos37(x *sqlx.Tx) {
-	x.QueryRowxContext(ctx, ins)
+	x.MustExecContext(ctx, upd)
 	pub() // want "OBX003"
 }
 
 func neg37(x *sqlx.Tx) {
-	x.QueryRowxContext(ctx, sel)
-	pub()
+	x.MustExecContext(ctx, upd)
 }
 
 func pos38(x *sqlx.Tx) {
-	x.Exec(upd)
+	x.Queryx(ins)
 	pub() // want "OBX003"
 }
 
 func neg38(x *sqlx.Tx) {
+	x.Queryx(sel)
+	pub()
+}
+
+func pos39(x *sqlx.Tx) {
+	x.QueryxContext(ctx, ins)
+	pub() // want "OBX003"
+}
+
+func neg39(x *sqlx.Tx) {
+	x.QueryxContext(ctx, sel)
+	pub()
+}
+
+func pos40(x *sqlx.Tx) {
+	x.QueryRowx(ins)
+	pub() // want "OBX003"
+}
+
+func neg40(x *sqlx.Tx) {
+	x.QueryRowx(sel)
+	pub()
+}
+
+func pos41(x *sqlx.Tx) {
+	x.QueryRowxContext(ctx, ins)
+	pub() // want "OBX003"
+}
+
+func neg41(x *sqlx.Tx) {
+	x.QueryRowxContext(ctx, sel)
+	pub()
+}
+
+func pos42(x *sqlx.Tx) {
+	x.Get(nil, ins)
+	pub() // want "OBX003"
+}
+
+func neg42(x *sqlx.Tx) {
+	x.Get(nil, sel)
+	pub()
+}
+
+func pos43(x *sqlx.Tx) {
+	x.GetContext(ctx, nil, ins)
+	pub() // want "OBX003"
+}
+
+func neg43(x *sqlx.Tx) {
+	x.GetContext(ctx, nil, sel)
+	pub()
+}
+
+func pos44(x *sqlx.Tx) {
+	x.Select(nil, ins)
+	pub() // want "OBX003"
+}
+
+func neg44(x *sqlx.Tx) {
+	x.Select(nil, sel)
+	pub()
+}
+
+func pos45(x *sqlx.Tx) {
+	x.SelectContext(ctx, nil, ins)
+	pub() // want "OBX003"
+}
+
+func neg45(x *sqlx.Tx) {
+	x.SelectContext(ctx, nil, sel)
+	pub()
+}
+
+func pos46(x *sqlx.Tx) {
+	x.Exec(upd)
+	pub() // want "OBX003"
+}
+
+func neg46(x *sqlx.Tx) {
 	x.Exec(upd)
 }
 
-func pos39(x *sqlx.DB) {
+func pos47(x *sqlx.DB) {
 	x.NamedQuery(ins, nil)
 	pub() // want "OBX001"
 }
 
-func neg39(x *sqlx.DB) {
+func neg47(x *sqlx.DB) {
 	x.NamedQuery(sel, nil)
 	pub()
 }
 
-func pos40(x *sqlx.DB) {
+func pos48(x *sqlx.DB) {
 	x.NamedQueryContext(ctx, ins, nil)
 	pub() // want "OBX001"
 }
 
-func neg40(x *sqlx.DB) {
+func neg48(x *sqlx.DB) {
 	x.NamedQueryContext(ctx, sel, nil)
 	pub()
 }
 
-func pos41(x *sqlx.NamedStmt) {
+func pos49(x *sqlx.NamedStmt) {
 	x.Exec(nil)
 	pub() // want "OBX001"
 }
 
-func neg41(x *sqlx.NamedStmt) {
+func neg49(x *sqlx.NamedStmt) {
 	x.Exec(nil)
 }
 
-func pos42(x *sqlx.NamedStmt) {
+func pos50(x *sqlx.NamedStmt) {
 	x.ExecContext(ctx, nil)
 	pub() // want "OBX001"
 }
 
-func neg42(x *sqlx.NamedStmt) {
+func neg50(x *sqlx.NamedStmt) {
 	x.ExecContext(ctx, nil)
 }

@@ -3,7 +3,7 @@ package asynq
 import "context"
 
 type Task struct{}
-type TaskInfo struct{}
+type TaskInfo struct{ ID string }
 type Option interface{}
 type Client struct{}
 type ServeMux struct{}

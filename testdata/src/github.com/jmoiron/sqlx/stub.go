@@ -36,7 +36,22 @@ func (db *DB) MustBegin() *Tx                                                 { 
 func (db *DB) MustBeginTx(ctx context.Context, opts *sql.TxOptions) *Tx       { return nil }
 func (db *DB) PrepareNamed(query string) (*NamedStmt, error)                  { return nil, nil }
 func (db *DB) Get(dest any, query string, args ...any) error                  { return nil }
-func (db *DB) BindNamed(query string, arg any) (string, []any, error)         { return query, nil, nil }
+func (db *DB) GetContext(ctx context.Context, dest any, query string, args ...any) error {
+	return nil
+}
+func (db *DB) Select(dest any, query string, args ...any) error { return nil }
+func (db *DB) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
+	return nil
+}
+func (tx *Tx) Get(dest any, query string, args ...any) error { return nil }
+func (tx *Tx) GetContext(ctx context.Context, dest any, query string, args ...any) error {
+	return nil
+}
+func (tx *Tx) Select(dest any, query string, args ...any) error { return nil }
+func (tx *Tx) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
+	return nil
+}
+func (db *DB) BindNamed(query string, arg any) (string, []any, error) { return query, nil, nil }
 
 func (tx *Tx) NamedExec(query string, arg any) (sql.Result, error) { return nil, nil }
 func (tx *Tx) NamedExecContext(ctx context.Context, query string, arg any) (sql.Result, error) {

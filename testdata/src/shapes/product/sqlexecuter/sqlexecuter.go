@@ -1,0 +1,49 @@
+// Package sqlexecuter is a team's own SQL interface with sqlx's scanning
+// helpers (stellar's SQLExecuter): GetContext runs an UPDATE ... RETURNING
+// whose text is built from a constant and a column list, so the call
+// writes; a SELECT through the same method reads.
+package sqlexecuter
+
+import (
+	"context"
+
+	"github.com/segmentio/kafka-go"
+)
+
+type SQLExecuter interface {
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+}
+
+type TransactionModel struct {
+	DB SQLExecuter
+	W  *kafka.Writer
+}
+
+func columns() string { return "id, status" }
+
+type Transaction struct{ ID, Status string }
+
+func (t *TransactionModel) UpdateStatusToError(ctx context.Context, id string) (*Transaction, error) {
+	query := `UPDATE submitter_transactions SET status = 'ERROR' WHERE id = $1 RETURNING ` + columns()
+	var tx Transaction
+	if err := t.DB.GetContext(ctx, &tx, query, id); err != nil {
+		return nil, err
+	}
+	return &tx, nil
+}
+
+func (t *TransactionModel) handleFailed(ctx context.Context, id string) error {
+	if _, err := t.UpdateStatusToError(ctx, id); err != nil {
+		return err
+	}
+	return t.W.WriteMessages(ctx, kafka.Message{Topic: "payment-completed"}) // want "OBX001"
+}
+
+func (t *TransactionModel) report(ctx context.Context, id string) error {
+	var txs []Transaction
+	if err := t.DB.SelectContext(ctx, &txs, "SELECT id, status FROM submitter_transactions WHERE id = $1", id); err != nil {
+		return err
+	}
+	return t.W.WriteMessages(ctx, kafka.Message{Topic: "report"})
+}
