@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
 	"regexp"
 	"strings"
 	"unicode"
@@ -2148,5 +2149,36 @@ func isConstructor(fn *types.Func) bool {
 		return false
 	}
 	rest := name[3:]
-	return rest == "" || unicode.IsUpper(rune(rest[0]))
+	if rest != "" && !unicode.IsUpper(rune(rest[0])) {
+		return false
+	}
+	// newRun(ctx, ...) (*Run, error) that inserts the run it returns: a
+	// record mapped to a table or collection is data a request creates,
+	// not a component built at start-up
+	return !storedRecord(fn.Signature().Results().At(0).Type())
+}
+
+// storageTags are struct tag keys that map a field to a column or
+// document field.
+var storageTags = []string{"gorm", "db", "bun", "bson", "pg", "dynamodbav", "firestore", "datastore", "spanner", "sql"}
+
+// storedRecord: t (or what it points to) is a struct with a field mapped
+// to a store by its tag.
+func storedRecord(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		tag := reflect.StructTag(st.Tag(i))
+		for _, k := range storageTags {
+			if _, ok := tag.Lookup(k); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
