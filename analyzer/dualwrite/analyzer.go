@@ -261,7 +261,7 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			continue
 		}
 		if g.before(i, pi) {
-			if p.owned && r.announced(i) && !r.flows(decl, w.pos, p.pos) {
+			if p.selfc && r.announced(i) && !r.flows(decl, w.pos, p.pos) {
 				// two self-contained calls in a row (upload one file,
 				// then the next): each publishes its own write, and the
 				// first's write is not what the second announces, unless
@@ -269,7 +269,7 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 				// artifact id it created)
 				continue
 			}
-			if (p.owned || p.worker && w.worker) && !g.forwardBefore(i, pi) {
+			if (p.selfc || p.worker && w.worker) && !g.forwardBefore(i, pi) {
 				// only through a loop's back edge: another iteration's
 				// write (a later statement, or another switch case), and
 				// the publish announces its callee's own write, or both
@@ -280,7 +280,10 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			if before < 0 || evs[before].order < w.order {
 				before = i
 			}
-		} else if g.before(pi, i) && !p.owned && !(p.worker && w.worker && !g.forwardBefore(pi, i)) {
+		} else if g.before(pi, i) && !p.owned && !(p.worker && w.worker && !g.forwardBefore(pi, i)) &&
+			!(p.selfc && r.announced(i) && !r.flows(decl, p.pos, w.pos)) {
+			// (a later self-contained call, which writes and publishes its
+			// own, is no partner of a call that queued first and recorded)
 			if after < 0 || w.order < evs[after].order {
 				after = i
 			}
@@ -358,7 +361,7 @@ func (r *reporter) fanOut(decl *ast.FuncDecl, v types.Object) bool {
 func (r *reporter) announced(wi int) bool {
 	w := &r.c.events[wi]
 	for i := range r.c.events {
-		if e := &r.c.events[i]; e.kind == evPublish && e.owned && e.pos == w.pos {
+		if e := &r.c.events[i]; e.kind == evPublish && e.selfc && e.pos == w.pos {
 			return true
 		}
 	}

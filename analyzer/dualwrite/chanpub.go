@@ -476,6 +476,7 @@ func (c *collector) chanArgs(call *ast.CallExpr, wc wctx) {
 		c.add(evPublish, call.Pos(), call.Rparen, p.through(fn.Origin().FullName(), true, HandleInternal), nil, nil, w)
 		if eff, ok := c.effectsOf(fn); ok && eff != nil && eff.Write != nil {
 			c.events[len(c.events)-1].owned = true
+			c.events[len(c.events)-1].selfc = true
 		}
 		return
 	}

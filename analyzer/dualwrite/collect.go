@@ -56,6 +56,9 @@ type event struct {
 	// afterwards (CreateAccount inserts and publishes; the caller then
 	// inserts a device).
 	owned bool
+	// selfc: a publish reached through a callee that also writes, in
+	// whatever order (owned is the case where the write comes first)
+	selfc bool
 }
 
 // wctx is the context of the walk at a node.
@@ -1056,6 +1059,7 @@ func (c *collector) effectsAt(call *ast.CallExpr, name string, ctor bool, eff *E
 		// a callee that writes and then publishes announces its own
 		// write; one that publishes first (and records it) does not
 		c.events[len(c.events)-1].owned = eff.Write != nil && !e.First
+		c.events[len(c.events)-1].selfc = eff.Write != nil
 	}
 	if r, _ := c.recvRoot(call); r != nil {
 		for i := len(c.events) - 1; i >= 0 && c.events[i].pos == call.Pos(); i-- {

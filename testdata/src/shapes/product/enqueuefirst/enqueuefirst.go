@@ -64,3 +64,22 @@ func (c *Island) Register(ctx context.Context, name string) error {
 	_, err = c.db.ExecContext(ctx, "INSERT INTO devices (account) VALUES ($1)", id)
 	return err
 }
+
+// expire queues the expiry notice, then deletes the expired slots.
+func (c *Island) expire(ctx context.Context) error {
+	if _, err := c.queue.client.EnqueueContext(ctx, asynq.NewTask("slots:expired", nil)); err != nil { // want "OBX004"
+		return err
+	}
+	_, err := c.db.ExecContext(ctx, "DELETE FROM slots WHERE expires_at < now()")
+	return err
+}
+
+// monitor runs expire at start and on every tick: each call queues and
+// deletes its own; no call's publish pairs with another call's delete.
+func (c *Island) monitor(ctx context.Context, tick <-chan struct{}) {
+	_ = c.expire(ctx)
+	for {
+		<-tick
+		_ = c.expire(ctx)
+	}
+}
