@@ -236,7 +236,7 @@ var rows = func() []Entry {
 	// cockroach-go's retrying runners: the callback runs in a transaction
 	// they commit before returning (a helper's CockroachDB branch)
 	add(txFunc(SQL, crdb+".ExecuteTx", 3), txFunc(SQL, crdb+"/crdbsqlx.ExecuteTx", 3),
-		txFunc(SQL, crdb+"/crdbpgxv5.ExecuteTx", 3), txFunc(SQL, crdb+"/crdbgorm.ExecuteTxGORM", 2))
+		txFunc(SQL, crdb+"/crdbpgxv5.ExecuteTx", 3), txFunc(SQL, crdb+"/crdbgorm.ExecuteTx", 3))
 	add(txFunc(SQL, p(pgx4+".Conn", "BeginFunc"), 1), txFunc(SQL, p(pgx4+".Conn", "BeginTxFunc"), 2),
 		txFunc(SQL, p(pgx4pool+".Pool", "BeginFunc"), 1), txFunc(SQL, p(pgx4pool+".Pool", "BeginTxFunc"), 2))
 

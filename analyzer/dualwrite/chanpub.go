@@ -51,8 +51,16 @@ func (r *programResolver) indexChanRecvs(p *packages.Package) {
 		if !ok {
 			return false
 		}
+		// not a signal or a reply: chan struct{}, chan bool, chan error
+		// (errCh <- err wakes the request that waits for its result)
+		if types.Identical(ch.Elem(), types.Universe.Lookup("error").Type()) {
+			return false
+		}
+		if b, ok := ch.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			return false
+		}
 		st, ok := ch.Elem().Underlying().(*types.Struct)
-		return !ok || st.NumFields() > 0 // not a signal
+		return !ok || st.NumFields() > 0
 	}
 	chanField := func(x ast.Expr) *types.Var {
 		sel, ok := ast.Unparen(x).(*ast.SelectorExpr)

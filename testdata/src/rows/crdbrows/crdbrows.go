@@ -100,15 +100,15 @@ func negExecuteTxPgx(conn *pgx.Conn) {
 	})
 }
 
-func posExecuteTxGORM(db *gorm.DB) {
-	crdbgorm.ExecuteTxGORM(ctx, db, func(tx *gorm.DB) error {
+func posExecuteTxGorm(db *gorm.DB) {
+	crdbgorm.ExecuteTx(ctx, db, nil, func(tx *gorm.DB) error {
 		return tx.Create(&Pool{Name: "p"}).Error
 	})
 	pub() // want "OBX002"
 }
 
-func negExecuteTxGORM(db *gorm.DB) {
-	crdbgorm.ExecuteTxGORM(ctx, db, func(tx *gorm.DB) error {
+func negExecuteTxGorm(db *gorm.DB) {
+	crdbgorm.ExecuteTx(ctx, db, nil, func(tx *gorm.DB) error {
 		return tx.Create(&Pool{Name: "p"}).Error
 	})
 }

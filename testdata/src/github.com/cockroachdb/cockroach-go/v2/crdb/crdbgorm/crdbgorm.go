@@ -3,9 +3,12 @@ package crdbgorm
 
 import (
 	"context"
+	"database/sql"
 
 	"gorm.io/gorm"
 )
 
-// ExecuteTxGORM runs fn in a transaction, retrying it, and commits.
-func ExecuteTxGORM(ctx context.Context, db *gorm.DB, fn func(tx *gorm.DB) error) error { return nil }
+// ExecuteTx runs fn in a transaction, retrying it, and commits.
+func ExecuteTx(ctx context.Context, db *gorm.DB, opts *sql.TxOptions, fn func(tx *gorm.DB) error) error {
+	return nil
+}
