@@ -436,7 +436,10 @@ func isMajorVersion(s string) bool {
 // wrapper typed by `type JetStreamPublisher interface{ PublishMsg(*nats.Msg,
 // ...nats.PubOpt) (*nats.PubAck, error) }` is a JetStream publish whatever
 // value main puts in it, and a `Collection` interface over
-// *mongo.Collection's InsertOne is a MongoDB write. The candidates are the named types of the client packages the
+// *mongo.Collection's InsertOne is a MongoDB write; the Commit and Rollback
+// of a transaction interface (one with both) that a client's transaction
+// type implements are that client's (stellar's DBTransaction over
+// *sqlx.Tx). The candidates are the named types of the client packages the
 // interface's package imports (its signatures mention them) and of those
 // in extra. It returns the row and the client's method, or nil.
 func (c *Catalog) MatchInterface(m *types.Func, extra ...*types.Package) (*Entry, *types.Func) {
@@ -448,7 +451,8 @@ func (c *Catalog) MatchInterface(m *types.Func, extra ...*types.Package) (*Entry
 	if !ok || c.pkgs[m.Pkg().Path()] {
 		return nil, nil
 	}
-	if !c.publishNames[m.Name()] {
+	txMethod := (m.Name() == "Commit" || m.Name() == "Rollback") && hasMethods(iface, "Commit", "Rollback")
+	if !c.publishNames[m.Name()] && !txMethod {
 		return nil, nil
 	}
 	c.ifaceMu.Lock()
@@ -484,7 +488,7 @@ func (c *Catalog) MatchInterface(m *types.Func, extra ...*types.Package) (*Entry
 				if !ok {
 					continue
 				}
-				if row := c.Match(fn); row != nil && (row.Kind == Publish || row.Kind == Write) {
+				if row := c.Match(fn); row != nil && (row.Kind == Publish || row.Kind == Write || txMethod && (row.Kind == Commit || row.Kind == Rollback)) {
 					hit = ifaceHit{row: row, fn: fn}
 					break
 				}
@@ -507,4 +511,21 @@ func (c *Catalog) MatchInterface(m *types.Func, extra ...*types.Package) (*Entry
 type ifaceHit struct {
 	row *Entry
 	fn  *types.Func
+}
+
+// hasMethods reports whether the interface has every named method.
+func hasMethods(iface *types.Interface, names ...string) bool {
+	for _, n := range names {
+		found := false
+		for i := 0; i < iface.NumMethods(); i++ {
+			if iface.Method(i).Name() == n {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

@@ -6,7 +6,9 @@ package sqlexecuter
 
 import (
 	"context"
+	"database/sql"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/segmentio/kafka-go"
 )
 
@@ -46,4 +48,39 @@ func (t *TransactionModel) report(ctx context.Context, id string) error {
 		return err
 	}
 	return t.W.WriteMessages(ctx, kafka.Message{Topic: "report"})
+}
+
+// DBTransaction is the team's transaction interface; *sqlx.Tx implements it.
+type DBTransaction interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	Commit() error
+	Rollback() error
+}
+
+var _ DBTransaction = (*sqlx.Tx)(nil)
+
+// runInTransaction begins, runs the callback, and commits on the team's
+// interface: the callback's writes are committed when it returns.
+func runInTransaction(ctx context.Context, db *sqlx.DB, fn func(tx DBTransaction) error) error {
+	tx, err := db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	var dbTx DBTransaction = tx
+	if err := fn(dbTx); err != nil {
+		_ = dbTx.Rollback()
+		return err
+	}
+	return dbTx.Commit()
+}
+
+// RetryInvitation commits through the helper, then publishes: OBX002.
+func (t *TransactionModel) RetryInvitation(ctx context.Context, db *sqlx.DB, id string) error {
+	if err := runInTransaction(ctx, db, func(tx DBTransaction) error {
+		_, err := tx.ExecContext(ctx, "UPDATE receiver_wallets SET invitation_sent_at = NULL WHERE id = $1", id)
+		return err
+	}); err != nil {
+		return err
+	}
+	return t.W.WriteMessages(ctx, kafka.Message{Topic: "receiver-wallet-new-invitation"}) // want "OBX002"
 }
