@@ -101,6 +101,9 @@ type collector struct {
 	// routeWrite (CLI only): the write of the route handlers a middleware
 	// (by full name) runs in its Next call (middleware.go); nil: never known.
 	routeWrite func(mw string) *Effect
+	// postCall: walking a closure the helper called here runs after its
+	// commit (Runs.After)
+	postCall *ast.CallExpr
 	pkg        *types.Package
 
 	// per unit
@@ -604,7 +607,48 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		runs = c.runsOf(fn)
 	}
 	commits := false // a helper that runs the closure in a transaction and commits
+	var post []*ast.FuncLit // closures the helper calls after it committed
+	defer func() {
+		// registered before the commit below: runs after it is recorded
+		if len(post) == 0 {
+			return
+		}
+		prev := c.postCall
+		c.postCall = call
+		for _, lit := range post {
+			c.walk(lit.Body, wc)
+		}
+		c.postCall = prev
+	}()
 	for i, arg := range call.Args {
+		if cl := c.compositeArg(arg); cl != nil && runs != nil && len(runs.Fields) > 0 {
+			// &Options{Atomic: func(tx) ...}: a callback in a field of a
+			// struct argument, run as the helper runs that field
+			for _, el := range cl.Elts {
+				kv, ok := el.(*ast.KeyValueExpr)
+				if !ok {
+					c.walk(el, wc)
+					continue
+				}
+				key, _ := kv.Key.(*ast.Ident)
+				flit, _ := ast.Unparen(kv.Value).(*ast.FuncLit)
+				if key == nil || flit == nil || runs.field(i, key.Name) != runSync {
+					c.walk(kv.Value, wc)
+					continue
+				}
+				w := argCtx
+				if runs.Commits {
+					w.scope = call
+					c.markTxParams(flit, call)
+					commits = true
+				}
+				c.walk(flit.Body, w)
+				if runs.After[FieldKey{i, key.Name}] {
+					post = append(post, returnedLits(c.info, flit)...)
+				}
+			}
+			continue
+		}
 		lit, ok := ast.Unparen(arg).(*ast.FuncLit)
 		fromVar := false
 		if !ok {
@@ -1081,6 +1125,10 @@ func (c *collector) effectHandle(call *ast.CallExpr, h int) (types.Object, types
 func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base types.Object, wc wctx) {
 	if c.inline != nil {
 		pos, order = c.inline.Pos(), c.inline.Rparen
+	}
+	if c.postCall != nil {
+		// a post-commit hook: after the helper's commit (at its Rparen)
+		pos, order = c.postCall.Pos(), c.postCall.Rparen+1
 	}
 	if (c.viaUnit || h != nil && c.unitTx[h]) && (k == evWrite || k == evQuery) && !eff.Unit {
 		e := *eff
@@ -2185,4 +2233,55 @@ func storedRecord(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// compositeArg is the struct literal an argument is (T{...} or &T{...}),
+// or the one a local holds (opts := T{...}; helper(ctx, &opts)).
+func (c *collector) compositeArg(x ast.Expr) *ast.CompositeLit {
+	x = ast.Unparen(x)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = ast.Unparen(u.X)
+	}
+	if id, ok := x.(*ast.Ident); ok && c.body != nil {
+		if v, ok := c.info.Uses[id].(*types.Var); ok && !v.IsField() {
+			if vals := localValues(c.info, c.body, v); len(vals) == 1 {
+				x = ast.Unparen(vals[0])
+				if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+					x = ast.Unparen(u.X)
+				}
+			}
+		}
+	}
+	cl, _ := x.(*ast.CompositeLit)
+	return cl
+}
+
+// returnedLits are the closures lit returns as its first result: written
+// out, or a local assigned one (post = func() error {...}; return post, nil).
+func returnedLits(info *types.Info, lit *ast.FuncLit) []*ast.FuncLit {
+	var out []*ast.FuncLit
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false // a nested closure's returns are its own
+		case *ast.ReturnStmt:
+			if len(x.Results) == 0 {
+				return true
+			}
+			r := ast.Unparen(x.Results[0])
+			if fl, ok := r.(*ast.FuncLit); ok {
+				out = append(out, fl)
+			} else if id, ok := r.(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					for _, val := range localValues(info, lit.Body, v) {
+						if fl, ok := ast.Unparen(val).(*ast.FuncLit); ok {
+							out = append(out, fl)
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
 }

@@ -43,6 +43,10 @@ type Runs struct {
 	// stores its closure in such a field and passes the struct on runs
 	// the closure that way.
 	Fields map[FieldKey]runKind
+	// After: the function calls, after it committed, the function that
+	// running this func field returned (a post-commit hook: postCommit,
+	// err := opts.Atomic(tx); tx.Commit(); postCommit()).
+	After map[FieldKey]bool
 
 	variadic bool // the last parameter is ...func
 }
@@ -85,6 +89,7 @@ type FieldRun struct {
 	Param int
 	Field string
 	Kind  uint8
+	After bool
 }
 
 func (*RunsFact) AFact() {}
@@ -101,6 +106,12 @@ func (f *RunsFact) runs(variadic bool) *Runs {
 			r.Fields = map[FieldKey]runKind{}
 		}
 		r.Fields[FieldKey{fr.Param, fr.Field}] = runKind(fr.Kind)
+		if fr.After {
+			if r.After == nil {
+				r.After = map[FieldKey]bool{}
+			}
+			r.After[FieldKey{fr.Param, fr.Field}] = true
+		}
 	}
 	return r
 }
@@ -111,7 +122,7 @@ func (r *Runs) fact() *RunsFact {
 		f.Params = append(f.Params, uint8(k))
 	}
 	for k, v := range r.Fields {
-		f.Fields = append(f.Fields, FieldRun{k.Param, k.Field, uint8(v)})
+		f.Fields = append(f.Fields, FieldRun{k.Param, k.Field, uint8(v), r.After[k]})
 	}
 	sort.Slice(f.Fields, func(i, j int) bool {
 		a, b := f.Fields[i], f.Fields[j]
@@ -257,6 +268,28 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig 
 			}
 		}
 	}
+	alias := map[types.Object]FieldKey{}  // run := opts.Atomic: the local holds the field
+	result := map[types.Object]FieldKey{} // post, err := run(tx): what running the field returned
+	objOf := func(e ast.Expr) types.Object {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if o := info.Defs[id]; o != nil {
+			return o
+		}
+		return info.Uses[id]
+	}
+	fieldOf := func(e ast.Expr) (FieldKey, bool) {
+		if i, name, ok := structField(e); ok {
+			return FieldKey{i, name}, true
+		}
+		if o := objOf(e); o != nil {
+			fk, ok := alias[o]
+			return fk, ok
+		}
+		return FieldKey{}, false
+	}
 	ranSync := false
 	commitAfter := false
 	opaque := map[int]bool{} // func parameters passed to a callee whose use of them is unknown
@@ -274,6 +307,18 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig 
 				if len(x.Lhs) == len(x.Rhs) {
 					for j := range x.Lhs {
 						storeLit(x.Lhs[j], x.Rhs[j])
+						if fk, ok := fieldOf(x.Rhs[j]); ok {
+							if o := objOf(x.Lhs[j]); o != nil {
+								alias[o] = fk
+							}
+						}
+					}
+				}
+				if call, ok := ast.Unparen(x.Rhs[len(x.Rhs)-1]).(*ast.CallExpr); ok && len(x.Rhs) == 1 && !inLit {
+					if fk, ok := fieldOf(call.Fun); ok {
+						if o := objOf(x.Lhs[0]); o != nil {
+							result[o] = fk
+						}
 					}
 				}
 				return true
@@ -310,8 +355,18 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig 
 					if k == runSync {
 						ranSync = true
 					}
-				} else if i, name, ok := structField(x.Fun); ok {
-					markField(i, name, k)
+				} else if fk, ok := fieldOf(x.Fun); ok {
+					markField(fk.Param, fk.Field, k)
+					if k == runSync {
+						ranSync = true
+					}
+				} else if fk, ok := result[objOf(x.Fun)]; ok && objOf(x.Fun) != nil {
+					if k == runSync && commitAfter {
+						if r.After == nil {
+							r.After = map[FieldKey]bool{}
+						}
+						r.After[fk] = true
+					}
 				} else {
 					walk(x.Fun, inGo, inLit)
 				}

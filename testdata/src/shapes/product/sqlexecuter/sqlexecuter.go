@@ -84,3 +84,83 @@ func (t *TransactionModel) RetryInvitation(ctx context.Context, db *sqlx.DB, id 
 	}
 	return t.W.WriteMessages(ctx, kafka.Message{Topic: "receiver-wallet-new-invitation"}) // want "OBX002"
 }
+
+// PostCommitFunction runs after the transaction committed.
+type PostCommitFunction func() error
+
+// TransactionOptions carries the callback in a field (stellar's
+// RunInTransactionWithPostCommit).
+type TransactionOptions struct {
+	DB                           *sqlx.DB
+	AtomicFunctionWithPostCommit func(dbTx DBTransaction) (PostCommitFunction, error)
+}
+
+// runWithPostCommit runs the callback in a transaction, commits, then runs
+// the function the callback returned.
+func runWithPostCommit(ctx context.Context, opts *TransactionOptions) error {
+	atomic := opts.AtomicFunctionWithPostCommit
+	tx, err := opts.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	var dbTx DBTransaction = tx
+	postCommit, err := atomic(dbTx)
+	if err != nil {
+		_ = dbTx.Rollback()
+		return err
+	}
+	if err := dbTx.Commit(); err != nil {
+		return err
+	}
+	if postCommit != nil {
+		return postCommit()
+	}
+	return nil
+}
+
+// StartDisbursement writes in the callback and publishes from the
+// post-commit function it returns: after Commit, OBX002.
+func (t *TransactionModel) StartDisbursement(ctx context.Context, db *sqlx.DB, id string) error {
+	return runWithPostCommit(ctx, &TransactionOptions{ // want "OBX002"
+		DB: db,
+		AtomicFunctionWithPostCommit: func(dbTx DBTransaction) (PostCommitFunction, error) {
+			if _, err := dbTx.ExecContext(ctx, "UPDATE disbursements SET status = 'STARTED' WHERE id = $1", id); err != nil {
+				return nil, err
+			}
+			var post PostCommitFunction
+			post = func() error {
+				return t.W.WriteMessages(ctx, kafka.Message{Topic: "payment-ready-to-pay"})
+			}
+			return post, nil
+		},
+	})
+}
+
+// RetryPayments builds the options in a local first, as stellar's
+// handlers do.
+func (t *TransactionModel) RetryPayments(ctx context.Context, db *sqlx.DB) error {
+	opts := TransactionOptions{
+		DB: db,
+		AtomicFunctionWithPostCommit: func(dbTx DBTransaction) (post PostCommitFunction, err error) {
+			if _, err = dbTx.ExecContext(ctx, "UPDATE payments SET status = 'READY' WHERE status = 'FAILED'"); err != nil {
+				return nil, err
+			}
+			post = func() error {
+				return t.W.WriteMessages(ctx, kafka.Message{Topic: "payment-ready-to-pay"})
+			}
+			return post, nil
+		},
+	}
+	return runWithPostCommit(ctx, &opts) // want "OBX002"
+}
+
+// Reprice has no post-commit function: nothing is published.
+func (t *TransactionModel) Reprice(ctx context.Context, db *sqlx.DB) error {
+	return runWithPostCommit(ctx, &TransactionOptions{
+		DB: db,
+		AtomicFunctionWithPostCommit: func(dbTx DBTransaction) (PostCommitFunction, error) {
+			_, err := dbTx.ExecContext(ctx, "UPDATE payments SET amount = amount * 2")
+			return nil, err
+		},
+	})
+}
