@@ -104,7 +104,7 @@ type collector struct {
 	// postCall: walking a closure the helper called here runs after its
 	// commit (Runs.After)
 	postCall *ast.CallExpr
-	pkg        *types.Package
+	pkg      *types.Package
 
 	// per unit
 	events  []event
@@ -606,7 +606,7 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	if fn != nil && row == nil && c.runsOf != nil {
 		runs = c.runsOf(fn)
 	}
-	commits := false // a helper that runs the closure in a transaction and commits
+	commits := false        // a helper that runs the closure in a transaction and commits
 	var post []*ast.FuncLit // closures the helper calls after it committed
 	defer func() {
 		// registered before the commit below: runs after it is recorded
