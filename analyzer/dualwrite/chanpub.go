@@ -343,6 +343,19 @@ func kept(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
 // callers pass to that parameter is drained by a publisher (a scheduler
 // stage handed its notify stage's channel), and nowhere else.
 
+// maxChanHops bounds the channel hand-offs a publish is followed through:
+// an emitter's queue drained by a publisher is one, a scheduler stage
+// feeding the notify stage's queue two; a ban event relayed through three
+// in-process channels to a connection manager is no publish of the ban's.
+const maxChanHops = 2
+
+// handedOff is the publish as reached through one more channel hand-off.
+func (e *Effect) handedOff(name string) *Effect {
+	q := e.through(name, true, HandleInternal)
+	q.Hops = e.Hops + 1
+	return q
+}
+
 // sendsOn says whether a function sends on a channel parameter, itself or
 // through the callees it passes it to, and whether some send is not in a
 // goroutine it starts.
@@ -474,14 +487,14 @@ func (c *collector) chanArgs(call *ast.CallExpr, wc wctx) {
 			continue
 		}
 		p := c.chanCarries(v)
-		if p == nil {
+		if p == nil || p.Hops >= maxChanHops {
 			continue
 		}
 		w := wc
 		if !s.sync && w.async == syncCall {
 			w.async, w.asyncNode = asyncGo, call
 		}
-		c.add(evPublish, call.Pos(), call.Rparen, p.through(fn.Origin().FullName(), true, HandleInternal), nil, nil, w)
+		c.add(evPublish, call.Pos(), call.Rparen, p.handedOff(fn.Origin().FullName()), nil, nil, w)
 		if eff, ok := c.effectsOf(fn); ok && eff != nil && eff.Write != nil {
 			c.events[len(c.events)-1].owned = true
 			c.events[len(c.events)-1].selfc = true

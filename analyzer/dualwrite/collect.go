@@ -437,10 +437,10 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 					// a send on the channel a caller passed in: what every
 					// caller's channel carries
 					if v, ok := c.info.Uses[id].(*types.Var); ok && c.isParam(v) {
-						if p := c.chanCarries(v); p != nil {
+						if p := c.chanCarries(v); p != nil && p.Hops < maxChanHops {
 							c.walk(n.Chan, wc)
 							c.walk(n.Value, wc)
-							c.add(evPublish, n.Arrow, n.End(), p.through(v.Name()+" <-", true, HandleInternal), nil, nil, wc)
+							c.add(evPublish, n.Arrow, n.End(), p.handedOff(v.Name()+" <-"), nil, nil, wc)
 							return false
 						}
 					}
@@ -452,11 +452,11 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 							if c.chanCarries != nil {
 								carries = c.chanCarries // also the channel a constructor put in the field
 							}
-							if p := carries(v); p != nil {
+							if p := carries(v); p != nil && p.Hops < maxChanHops {
 								c.walk(n.Chan, wc)
 								c.walk(n.Value, wc)
 								name := "(" + types.TypeString(s.Recv(), nil) + ")." + v.Name() + " <-"
-								c.add(evPublish, n.Arrow, n.End(), p.through(name, true, HandleInternal), nil, nil, wc) // drained elsewhere in the program: CLI only
+								c.add(evPublish, n.Arrow, n.End(), p.handedOff(name), nil, nil, wc) // drained elsewhere in the program: CLI only
 								return false
 							}
 						}

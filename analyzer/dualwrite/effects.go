@@ -41,6 +41,9 @@ type Effect struct {
 	// caller's outbox.Run callback it is an outbox row on the unit's
 	// transaction, outside one the publish itself.
 	Guarded bool
+	// Hops (publishes): channel hand-offs on the way (a send on a channel
+	// a goroutine drains into the publish); at most maxChanHops are followed.
+	Hops int
 	// First (publishes): made before the function's first write (publish,
 	// then write, as an enqueue wrapper that records the task after it
 	// queued it): the publish announces no write of the function's, so a
@@ -84,7 +87,7 @@ func sameEffect(a, b *Effect) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker && a.Async == b.Async && a.SQLArg == b.SQLArg && a.Alt == b.Alt && a.First == b.First
+	return a.Name == b.Name && len(a.Via) == len(b.Via) && a.Handle == b.Handle && a.Committed == b.Committed && a.Covered == b.Covered && a.InTx == b.InTx && a.Worker == b.Worker && a.Async == b.Async && a.SQLArg == b.SQLArg && a.Alt == b.Alt && a.First == b.First && a.Hops == b.Hops
 }
 
 // FuncFact is exported for functions and methods that (transitively) write
