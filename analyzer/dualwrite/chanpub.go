@@ -281,15 +281,20 @@ func (r *programResolver) chanPublishes(v *types.Var) *Effect {
 	return nil
 }
 
-func identVar(info *types.Info, x ast.Expr) *types.Var {
+// identObj is the object an identifier defines or uses (x := ..., x = ...).
+func identObj(info *types.Info, x ast.Expr) types.Object {
 	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok {
 		return nil
 	}
-	if v, ok := info.Defs[id].(*types.Var); ok {
-		return v
+	if o := info.Defs[id]; o != nil {
+		return o
 	}
-	v, _ := info.Uses[id].(*types.Var)
+	return info.Uses[id]
+}
+
+func identVar(info *types.Info, x ast.Expr) *types.Var {
+	v, _ := identObj(info, x).(*types.Var)
 	return v
 }
 

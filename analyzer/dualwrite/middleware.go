@@ -123,14 +123,7 @@ func (r *programResolver) indexRoutes(p *packages.Package) {
 				case *ast.AssignStmt:
 					if len(x.Lhs) == len(x.Rhs) {
 						for i, l := range x.Lhs {
-							id, ok := l.(*ast.Ident)
-							if !ok {
-								continue
-							}
-							obj := info.Defs[id]
-							if obj == nil {
-								obj = info.Uses[id]
-							}
+							obj := identObj(info, l)
 							if obj == nil {
 								continue
 							}

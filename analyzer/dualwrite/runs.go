@@ -270,16 +270,7 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig 
 	}
 	alias := map[types.Object]FieldKey{}  // run := opts.Atomic: the local holds the field
 	result := map[types.Object]FieldKey{} // post, err := run(tx): what running the field returned
-	objOf := func(e ast.Expr) types.Object {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !ok {
-			return nil
-		}
-		if o := info.Defs[id]; o != nil {
-			return o
-		}
-		return info.Uses[id]
-	}
+	objOf := func(e ast.Expr) types.Object { return identObj(info, e) }
 	fieldOf := func(e ast.Expr) (FieldKey, bool) {
 		if i, name, ok := structField(e); ok {
 			return FieldKey{i, name}, true
