@@ -621,7 +621,10 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		c.postCall = prev
 	}()
 	for i, arg := range call.Args {
-		if cl := c.compositeArg(arg); cl != nil && runs != nil && len(runs.Fields) > 0 {
+		if runs == nil || len(runs.Fields) == 0 {
+			// no struct callback to look for (the common case: skip the
+			// local's values, which walk the body)
+		} else if cl := c.compositeArg(arg); cl != nil {
 			// &Options{Atomic: func(tx) ...}: a callback in a field of a
 			// struct argument, run as the helper runs that field
 			for _, el := range cl.Elts {

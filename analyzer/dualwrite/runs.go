@@ -365,7 +365,7 @@ func runsOfBody(info *types.Info, cat *catalog.Catalog, pkg *types.Package, sig 
 				var row *catalog.Entry
 				var cr *Runs
 				if callee != nil {
-					if row = cat.Match(callee); row == nil && callee.Signature().Recv() != nil && types.IsInterface(callee.Signature().Recv().Type()) {
+					if row = cat.Match(callee); row == nil && callee.Name() == "Commit" && callee.Signature().Recv() != nil && types.IsInterface(callee.Signature().Recv().Type()) {
 						if r, _ := cat.MatchInterface(callee, pkg.Imports()...); r != nil && r.Kind == catalog.Commit {
 							row = r // the team's transaction interface over a client's Tx
 						}
