@@ -483,7 +483,7 @@ func (c *collector) chanArgs(call *ast.CallExpr, wc wctx) {
 		if _, ok := underChan(c.info.TypeOf(a)); !ok {
 			continue
 		}
-		v := c.chanVarOf(a)
+		v, _ := c.chanVarOf(a)
 		if v == nil {
 			continue
 		}
@@ -508,17 +508,18 @@ func (c *collector) chanArgs(call *ast.CallExpr, wc wctx) {
 	}
 }
 
-// chanVarOf is the variable holding the channel x: a field, a local copied
-// from a field, or a parameter.
-func (c *collector) chanVarOf(x ast.Expr) *types.Var {
+// chanVarOf is the variable holding the channel x: a parameter, a field
+// (with the selector naming it), or a local copied from a field (ch :=
+// c.publishChannel).
+func (c *collector) chanVarOf(x ast.Expr) (*types.Var, *ast.SelectorExpr) {
 	x = ast.Unparen(x)
 	if id, ok := x.(*ast.Ident); ok {
 		v, ok := c.info.Uses[id].(*types.Var)
 		if !ok {
-			return nil
+			return nil, nil
 		}
-		if c.isParam(v) || v.IsField() {
-			return v
+		if c.isParam(v) {
+			return v, nil
 		}
 		if c.body != nil {
 			if vals := localValues(c.info, c.body, v); len(vals) == 1 {
@@ -529,10 +530,10 @@ func (c *collector) chanVarOf(x ast.Expr) *types.Var {
 	if sel, ok := x.(*ast.SelectorExpr); ok {
 		if s := c.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
 			v, _ := s.Obj().(*types.Var)
-			return v
+			return v, sel
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // bodiesOf is fn itself, or for an interface method the methods of the

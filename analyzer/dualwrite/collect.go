@@ -91,6 +91,13 @@ type collector struct {
 	// (p.publish(subj, data) where New set publish: conn.Publish); nil:
 	// never known.
 	fieldFuncs func(field *types.Var) *Effects
+	// paramFuncs (CLI only): what the function values the program passes
+	// to a func-typed parameter do when it is called (paramfuncs.go); nil:
+	// never known.
+	paramFuncs func(param *types.Var) *Effects
+	// paramResolved (CLI only): paramFuncs knows what the callee's
+	// parameter i does, so the callee's summary holds it.
+	paramResolved func(fn *types.Func, i int) bool
 	// chanPublishes (CLI only): the publish of the functions that receive
 	// from a channel field (chanpub.go); nil: never known.
 	chanPublishes func(field *types.Var) *Effect
@@ -422,44 +429,28 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 					return false
 				}
 			}
-			// a channel field a goroutine drains and publishes from
+			// a channel field a goroutine drains and publishes from, or a
+			// channel a caller passed in (what every caller's channel carries)
 			if c.chanPublishes != nil {
-				chanX := ast.Unparen(n.Chan)
-				if id, ok := chanX.(*ast.Ident); ok && c.body != nil {
-					// ch := c.publishChannel; ch <- msg: the field's channel
-					if v, ok := c.info.Uses[id].(*types.Var); ok && !v.IsField() {
-						if vals := localValues(c.info, c.body, v); len(vals) == 1 {
-							chanX = ast.Unparen(vals[0])
+				if v, sel := c.chanVarOf(n.Chan); v != nil {
+					var p *Effect
+					name := v.Name() + " <-"
+					switch {
+					case sel != nil:
+						carries := c.chanPublishes
+						if c.chanCarries != nil {
+							carries = c.chanCarries // also the channel a constructor put in the field
 						}
+						p = carries(v)
+						name = "(" + types.TypeString(c.info.Selections[sel].Recv(), nil) + ")." + name
+					case c.chanCarries != nil && c.isParam(v):
+						p = c.chanCarries(v)
 					}
-				}
-				if id, ok := chanX.(*ast.Ident); ok && c.chanCarries != nil {
-					// a send on the channel a caller passed in: what every
-					// caller's channel carries
-					if v, ok := c.info.Uses[id].(*types.Var); ok && c.isParam(v) {
-						if p := c.chanCarries(v); p != nil && p.Hops < maxChanHops {
-							c.walk(n.Chan, wc)
-							c.walk(n.Value, wc)
-							c.add(evPublish, n.Arrow, n.End(), p.handedOff(v.Name()+" <-"), nil, nil, wc)
-							return false
-						}
-					}
-				}
-				if sel, ok := chanX.(*ast.SelectorExpr); ok {
-					if s := c.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
-						if v, ok := s.Obj().(*types.Var); ok {
-							carries := c.chanPublishes
-							if c.chanCarries != nil {
-								carries = c.chanCarries // also the channel a constructor put in the field
-							}
-							if p := carries(v); p != nil && p.Hops < maxChanHops {
-								c.walk(n.Chan, wc)
-								c.walk(n.Value, wc)
-								name := "(" + types.TypeString(s.Recv(), nil) + ")." + v.Name() + " <-"
-								c.add(evPublish, n.Arrow, n.End(), p.handedOff(name), nil, nil, wc) // drained elsewhere in the program: CLI only
-								return false
-							}
-						}
+					if p != nil && p.Hops < maxChanHops {
+						c.walk(n.Chan, wc)
+						c.walk(n.Value, wc)
+						c.add(evPublish, n.Arrow, n.End(), p.handedOff(name), nil, nil, wc) // drained elsewhere in the program: CLI only
+						return false
 					}
 				}
 			}
@@ -621,6 +612,15 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		c.postCall = prev
 	}()
 	for i, arg := range call.Args {
+		if row == nil && fn != nil && c.paramResolved != nil && isFuncType(c.info.TypeOf(arg)) && c.paramResolved(fn, i) {
+			// the callee calls this parameter and every caller's value is
+			// known: what it does is in the callee's summary, at the point
+			// the callee calls it (paramfuncs.go)
+			if _, lit := ast.Unparen(arg).(*ast.FuncLit); !lit {
+				c.walk(arg, wc)
+			}
+			continue
+		}
 		if runs == nil || len(runs.Fields) == 0 {
 			// no struct callback to look for (the common case: skip the
 			// local's values, which walk the body)
@@ -756,6 +756,12 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 					c.effectsAt(call, name, false, eff, true, wc)
 					return
 				}
+			}
+		}
+		if v, isVar := callee.(*types.Var); isVar && c.paramFuncs != nil && !v.IsField() {
+			if eff := c.paramFuncs(v); !eff.empty() {
+				c.effectsAt(call, v.Name(), false, eff, true, wc)
+				return
 			}
 		}
 		if tv, ok := c.info.Types[call.Fun]; ok && tv.IsType() {
