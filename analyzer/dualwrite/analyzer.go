@@ -69,7 +69,8 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	var stmts func(*types.Var) (string, bool)
 	var dispatch map[*types.TypeName]*Effect
 	var broadcast func(*types.Named, *types.Var, *types.Var) bool
-	var fieldFuncs func(*types.Var) *Effects
+	var fieldFuncs, paramFuncs func(*types.Var) *Effects
+	var paramResolved func(*types.Func, int) bool
 	var chanPublishes, chanCarries func(*types.Var) *Effect
 	var sendsOnParam func(*types.Func, int) sendsOn
 	var routeWrite func(string) *Effect
@@ -95,6 +96,12 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 		}
 		if ff, ok := o.Resolver.(interface{ FieldEffects(*types.Var) *Effects }); ok {
 			fieldFuncs = ff.FieldEffects
+		}
+		if pf, ok := o.Resolver.(interface {
+			ParamEffects(*types.Var) *Effects
+			ParamResolved(*types.Func, int) bool
+		}); ok {
+			paramFuncs, paramResolved = pf.ParamEffects, pf.ParamResolved
 		}
 		if cp, ok := o.Resolver.(interface{ ChanPublishes(*types.Var) *Effect }); ok {
 			chanPublishes = cp.ChanPublishes
@@ -125,6 +132,8 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	r.c.dispatch = dispatch
 	r.c.memoryBroadcast = broadcast
 	r.c.fieldFuncs = fieldFuncs
+	r.c.paramFuncs = paramFuncs
+	r.c.paramResolved = paramResolved
 	r.c.chanPublishes = chanPublishes
 	r.c.chanCarries = chanCarries
 	r.c.sendsOnParam = sendsOnParam

@@ -42,6 +42,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		instSeen:    map[string]bool{},
 		fieldVals:   map[*types.Var][]fieldVal{},
 		fieldBusy:   map[*types.Var]bool{},
+		paramFnBusy: map[*types.Var]bool{},
 		chanRecvs:   map[*types.Var][]chanRecv{},
 		chanBusy:    map[*types.Var]bool{},
 		chanFlows:   map[*types.Var][]*types.Var{},
@@ -114,6 +115,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		}
 		r.instances(p.TypesInfo)
 		r.indexFieldFuncs(p)
+		r.indexParamFuncs(p)
 		r.indexChanRecvs(p)
 		r.indexRoutes(p)
 		scope := p.Types.Scope()
@@ -149,6 +151,9 @@ type programResolver struct {
 	instSeen     map[string]bool
 	fieldVals    map[*types.Var][]fieldVal // func-typed fields -> the values stored in them (fieldfuncs.go)
 	fieldBusy    map[*types.Var]bool
+	paramArgs    []paramArg                // func-typed arguments of the program's calls (paramfuncs.go)
+	paramVals    map[*types.Var][]fieldVal // a func-typed parameter -> the values passed to it (built on first use)
+	paramFnBusy  map[*types.Var]bool
 	chanRecvs    map[*types.Var][]chanRecv // channel fields -> the functions receiving from them (chanpub.go)
 	chanBusy     map[*types.Var]bool
 	chanFlows    map[*types.Var][]*types.Var // a channel parameter or field -> the fields it is stored in
@@ -365,6 +370,8 @@ func (r *programResolver) newCollector(p *packages.Package) *collector {
 	c.stmts = r.stmtSQL
 	c.memoryBroadcast = r.memoryBroadcast
 	c.fieldFuncs = r.fieldEffects
+	c.paramFuncs = r.paramEffects
+	c.paramResolved = r.paramResolved
 	c.chanPublishes = r.chanPublishes
 	c.chanCarries = r.chanCarries
 	c.sendsOnParam = r.sendsOnParam
