@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"go/types"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -403,6 +404,11 @@ func PackageOf(name string) string {
 // Short abbreviates a full name for messages: import paths become their last
 // element ("(*database/sql.Tx).ExecContext" -> "(*sql.Tx).ExecContext").
 func Short(name string) string {
+	if strings.Contains(name, "[") {
+		// an instantiated generic type's method, (pkg.Port[pkg.Event]).M:
+		// each qualified name on its own
+		return qualified.ReplaceAllStringFunc(name, Short)
+	}
 	p := PackageOf(name)
 	if p == "" {
 		return name
@@ -418,6 +424,9 @@ func Short(name string) string {
 	}
 	return strings.Replace(name, p+".", base+".", 1)
 }
+
+// qualified matches an import-path-qualified name inside a type string.
+var qualified = regexp.MustCompile(`[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)+\.[A-Za-z0-9_]+`)
 
 func isMajorVersion(s string) bool {
 	if len(s) < 2 || s[0] != 'v' {

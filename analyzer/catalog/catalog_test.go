@@ -151,3 +151,17 @@ func recvName(full string) string {
 	r := full[:i]
 	return r[strings.LastIndex(r, ".")+1:]
 }
+
+// TestShortInstantiated: each qualified name in an instantiated generic
+// type's method is shortened on its own.
+func TestShortInstantiated(t *testing.T) {
+	for in, want := range map[string]string{
+		"(eda-in-golang/internal/am.MessagePublisher[eda-in-golang/internal/ddd.Event]).Publish": "(am.MessagePublisher[ddd.Event]).Publish",
+		"(*github.com/segmentio/kafka-go.Writer).WriteMessages":                                  "(*kafka.Writer).WriteMessages",
+		"(shapes/q.Port[*shapes/q.Job, github.com/jackc/pgx/v5.Row]).Send":                       "(q.Port[*q.Job, pgx.Row]).Send",
+	} {
+		if got := Short(in); got != want {
+			t.Errorf("Short(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

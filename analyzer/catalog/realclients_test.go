@@ -29,6 +29,10 @@ func TestRowsMatchRealClients(t *testing.T) {
 		p := catalog.PackageOf(e.Name)
 		byPkg[p] = append(byPkg[p], e)
 	}
+	for _, name := range catalog.APINames() {
+		p := catalog.PackageOf(name)
+		byPkg[p] = append(byPkg[p], catalog.Entry{Name: name})
+	}
 	var paths []string
 	for p := range byPkg {
 		paths = append(paths, p)

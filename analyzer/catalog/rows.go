@@ -811,7 +811,7 @@ type MiddlewareAPI struct {
 var Middlewares = []MiddlewareAPI{
 	{
 		Next:   "(*github.com/gin-gonic/gin.Context).Next",
-		Use:    []string{"(*github.com/gin-gonic/gin.Engine).Use", "(*github.com/gin-gonic/gin.RouterGroup).Use", "(github.com/gin-gonic/gin.IRoutes).Use", "(github.com/gin-gonic/gin.IRouter).Use"},
+		Use:    []string{"(*github.com/gin-gonic/gin.Engine).Use", "(*github.com/gin-gonic/gin.RouterGroup).Use", "(github.com/gin-gonic/gin.IRoutes).Use"},
 		Group:  []string{"(*github.com/gin-gonic/gin.RouterGroup).Group", "(github.com/gin-gonic/gin.IRouter).Group"},
 		Engine: "github.com/gin-gonic/gin.Engine",
 	},
@@ -821,4 +821,70 @@ var Middlewares = []MiddlewareAPI{
 		Group:  []string{"(*github.com/gofiber/fiber/v2.App).Group", "(*github.com/gofiber/fiber/v2.Group).Group", "(github.com/gofiber/fiber/v2.Router).Group"},
 		Engine: "github.com/gofiber/fiber/v2.App",
 	},
+}
+
+// EventBusAPI is an in-process event bus whose listeners are chosen by
+// the event: a Subscribe registers a listener for the events of its Event
+// argument's type (gof's eventbus.Subscribe(events.X{}, h.OnX)) or, where
+// that argument is a constant string, for that topic; a Dispatch runs the
+// listeners registered for its Event argument's type or topic, before it
+// returns or, for those registered by an Async subscribe, in goroutines.
+// A dispatch is the publish of its listeners that reach a broker.
+type EventBusAPI struct {
+	Subscribe []BusSubscribe
+	Dispatch  []string // full names of the calls that run the listeners
+	Event     int      // the dispatch's event or topic argument
+}
+
+// BusSubscribe is one way to register a listener.
+type BusSubscribe struct {
+	Name            string // full name
+	Event, Listener int    // argument indexes
+	Async           bool   // the dispatch runs the listener in a goroutine
+}
+
+// EventBuses lists the event buses whose listeners are followed.
+var EventBuses = []EventBusAPI{
+	{
+		// github.com/ixre/gof: listeners keyed by the event's type name
+		Subscribe: []BusSubscribe{
+			{Name: "github.com/ixre/gof/domain/eventbus.Subscribe", Event: 0, Listener: 1},
+			{Name: "github.com/ixre/gof/domain/eventbus.SubscribeAsync", Event: 0, Listener: 1, Async: true},
+			{Name: "(*github.com/ixre/gof/domain/eventbus.eventBus).Subscribe", Event: 0, Listener: 1},
+			{Name: "(*github.com/ixre/gof/domain/eventbus.eventBus).SubscribeAsync", Event: 0, Listener: 1, Async: true},
+		},
+		Dispatch: []string{"github.com/ixre/gof/domain/eventbus.Dispatch", "(*github.com/ixre/gof/domain/eventbus.eventBus).Dispatch"},
+	},
+	{
+		// github.com/asaskevich/EventBus: listeners keyed by a topic string
+		Subscribe: []BusSubscribe{
+			{Name: "(*github.com/asaskevich/EventBus.EventBus).Subscribe", Event: 0, Listener: 1},
+			{Name: "(*github.com/asaskevich/EventBus.EventBus).SubscribeOnce", Event: 0, Listener: 1},
+			{Name: "(*github.com/asaskevich/EventBus.EventBus).SubscribeAsync", Event: 0, Listener: 1, Async: true},
+			{Name: "(*github.com/asaskevich/EventBus.EventBus).SubscribeOnceAsync", Event: 0, Listener: 1, Async: true},
+			{Name: "(github.com/asaskevich/EventBus.BusSubscriber).Subscribe", Event: 0, Listener: 1},
+			{Name: "(github.com/asaskevich/EventBus.BusSubscriber).SubscribeOnce", Event: 0, Listener: 1},
+			{Name: "(github.com/asaskevich/EventBus.BusSubscriber).SubscribeAsync", Event: 0, Listener: 1, Async: true},
+			{Name: "(github.com/asaskevich/EventBus.BusSubscriber).SubscribeOnceAsync", Event: 0, Listener: 1, Async: true},
+		},
+		Dispatch: []string{"(*github.com/asaskevich/EventBus.EventBus).Publish", "(github.com/asaskevich/EventBus.BusPublisher).Publish"},
+	},
+}
+
+// APINames lists the full names the Middlewares and EventBuses tables
+// match calls by (checked against the real libraries like the rows).
+func APINames() []string {
+	var out []string
+	for _, m := range Middlewares {
+		out = append(out, m.Next)
+		out = append(out, m.Use...)
+		out = append(out, m.Group...)
+	}
+	for _, b := range EventBuses {
+		for _, s := range b.Subscribe {
+			out = append(out, s.Name)
+		}
+		out = append(out, b.Dispatch...)
+	}
+	return out
 }

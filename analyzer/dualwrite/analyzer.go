@@ -71,6 +71,8 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	var broadcast func(*types.Named, *types.Var, *types.Var) bool
 	var fieldFuncs, paramFuncs func(*types.Var) *Effects
 	var paramResolved func(*types.Func, int) bool
+	var instMethod func(*types.Func, types.Type, *types.Signature) *types.Func
+	var busEffects func(int, string) (*Effects, *Effects)
 	var chanPublishes, chanCarries func(*types.Var) *Effect
 	var sendsOnParam func(*types.Func, int) sendsOn
 	var routeWrite func(string) *Effect
@@ -112,6 +114,16 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 		}); ok {
 			chanCarries, sendsOnParam = cp.ChanCarries, cp.SendsOnParam
 		}
+		if im, ok := o.Resolver.(interface {
+			InstMethod(*types.Func, types.Type, *types.Signature) *types.Func
+		}); ok {
+			instMethod = im.InstMethod
+		}
+		if be, ok := o.Resolver.(interface {
+			BusEffects(int, string) (*Effects, *Effects)
+		}); ok {
+			busEffects = be.BusEffects
+		}
 		if rw, ok := o.Resolver.(interface{ RouteWrite(string) *Effect }); ok {
 			routeWrite = rw.RouteWrite
 		}
@@ -134,6 +146,8 @@ func run(pass *analysis.Pass, o *options) (any, error) {
 	r.c.fieldFuncs = fieldFuncs
 	r.c.paramFuncs = paramFuncs
 	r.c.paramResolved = paramResolved
+	r.c.instMethod = instMethod
+	r.c.busEffects = busEffects
 	r.c.chanPublishes = chanPublishes
 	r.c.chanCarries = chanCarries
 	r.c.sendsOnParam = sendsOnParam
@@ -289,7 +303,7 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			if before < 0 || evs[before].order < w.order {
 				before = i
 			}
-		} else if g.before(pi, i) && !p.owned && !(p.worker && w.worker && !g.forwardBefore(pi, i)) &&
+		} else if g.before(pi, i) && (!p.owned || r.sameAggregate(p, w)) && !(p.worker && w.worker && !g.forwardBefore(pi, i)) &&
 			!(p.selfc && r.announced(i) && !r.flows(decl, p.pos, w.pos)) {
 			// (a later self-contained call, which writes and publishes its
 			// own, is no partner of a call that queued first and recorded)
@@ -866,4 +880,15 @@ func isEntryWiring(fn *types.Func) bool {
 var retryWords = map[string]bool{
 	"retry": true, "retries": true, "retrying": true, "retried": true,
 	"attempt": true, "attempts": true, "tries": true, "backoff": true,
+}
+
+// sameAggregate: a method of an aggregate calls one of its own methods that
+// records and announces a change (w.saveWalletLog(l): insert the log,
+// raise the event), then persists itself (w.Save()): the event announced
+// a state that the later write may fail to store, so the later write is
+// the partner although the first call announced its own. A write through
+// a field (s.db.ExecContext after s.CreateAccount) is the service's next
+// step, not the aggregate storing what was announced.
+func (r *reporter) sameAggregate(p, w *event) bool {
+	return r.c.recv != nil && p.recv == r.c.recv && w.recv == r.c.recv
 }

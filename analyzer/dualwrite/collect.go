@@ -98,6 +98,12 @@ type collector struct {
 	// paramResolved (CLI only): paramFuncs knows what the callee's
 	// parameter i does, so the callee's summary holds it.
 	paramResolved func(fn *types.Func, i int) bool
+	// instMethod (CLI only): the method of an interface as a call
+	// instantiates it (resolver.go)
+	instMethod func(fn *types.Func, recv types.Type, sig *types.Signature) *types.Func
+	// busEffects (CLI only): what the listeners an event bus runs for an
+	// event key do (eventbus.go)
+	busEffects func(bus int, key string) (sync, async *Effects)
 	// chanPublishes (CLI only): the publish of the functions that receive
 	// from a channel field (chanpub.go); nil: never known.
 	chanPublishes func(field *types.Var) *Effect
@@ -541,6 +547,9 @@ func isNilNode(n ast.Node) bool {
 func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	callee := typeutil.Callee(c.info, call)
 	fn, _ := callee.(*types.Func)
+	if fn != nil && c.instMethod != nil {
+		fn = c.instIface(call, fn)
+	}
 	var row *catalog.Entry
 	if fn != nil {
 		row = c.cat.Match(fn)
@@ -548,6 +557,9 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 			// the team's own interface over a client's publisher or writer
 			row, _ = c.cat.MatchInterface(fn, c.pkg.Imports()...)
 		}
+	}
+	if fn != nil && row == nil && c.busDispatch(call, fn, wc) {
+		return
 	}
 	switch unitRole(fn) {
 	case "run":
@@ -2293,4 +2305,27 @@ func returnedLits(info *types.Info, lit *ast.FuncLit) []*ast.FuncLit {
 		return true
 	})
 	return out
+}
+
+// instIface: a call of a generic interface's method on a receiver of an
+// instantiated interface type (MessageStream[RawMessage, ...]) calls the
+// method of that instantiation, whose implementations the program has.
+func (c *collector) instIface(call *ast.CallExpr, fn *types.Func) *types.Func {
+	recv := fn.Signature().Recv()
+	if recv == nil || !types.IsInterface(recv.Type()) || !hasTypeParam(recv.Type(), 0) {
+		return fn
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return fn
+	}
+	s := c.info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) || hasTypeParam(s.Recv(), 0) {
+		return fn
+	}
+	sig, ok := s.Type().(*types.Signature)
+	if !ok {
+		return fn
+	}
+	return c.instMethod(fn, s.Recv(), sig)
 }

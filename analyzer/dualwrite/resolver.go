@@ -24,36 +24,38 @@ import (
 // (nil: none). It is safe for concurrent use.
 func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 	r := &programResolver{
-		cat:         catalog.Default().With(cfg.Rows()),
-		decls:       map[*types.Func]declRef{},
-		memo:        map[*types.Func]*Effects{},
-		busy:        map[*types.Func]bool{},
-		impls:       map[*types.Func]*Effects{},
-		relevant:    map[*types.Package]bool{},
-		dispatch:    map[*types.Package]map[*types.TypeName]*Effect{},
-		byTypes:     map[*types.Package]*packages.Package{},
-		bodies:      map[*types.Func]declRef{},
-		pending:     map[*types.Func]bool{},
-		own:         map[*types.Package]bool{},
-		unresolved:  map[string]bool{},
-		seen:        map[*types.Func]int{},
-		runs:        map[*types.Func]*Runs{},
-		broadcasts:  map[broadcastKey]bool{},
-		instSeen:    map[string]bool{},
-		fieldVals:   map[*types.Var][]fieldVal{},
-		fieldBusy:   map[*types.Var]bool{},
-		paramFnBusy: map[*types.Var]bool{},
-		chanRecvs:   map[*types.Var][]chanRecv{},
-		chanBusy:    map[*types.Var]bool{},
-		chanFlows:   map[*types.Var][]*types.Var{},
-		chanBinds:   map[*types.Var][]chanBind{},
-		chanSends:   map[*types.Var]bool{},
-		sendMemo:    map[*types.Var]sendsOn{},
-		paramBusy:   map[*types.Var]bool{},
-		paramRoutes: map[*types.Var][]*routeGroup{},
-		globalMW:    map[string]bool{},
-		mwGroups:    map[string][]mwAt{},
-		mwMemo:      map[string]*Effect{},
+		cat:          catalog.Default().With(cfg.Rows()),
+		decls:        map[*types.Func]declRef{},
+		memo:         map[*types.Func]*Effects{},
+		busy:         map[*types.Func]bool{},
+		impls:        map[*types.Func]*Effects{},
+		relevant:     map[*types.Package]bool{},
+		dispatch:     map[*types.Package]map[*types.TypeName]*Effect{},
+		byTypes:      map[*types.Package]*packages.Package{},
+		bodies:       map[*types.Func]declRef{},
+		pending:      map[*types.Func]bool{},
+		own:          map[*types.Package]bool{},
+		unresolved:   map[string]bool{},
+		seen:         map[*types.Func]int{},
+		runs:         map[*types.Func]*Runs{},
+		broadcasts:   map[broadcastKey]bool{},
+		instSeen:     map[string]bool{},
+		fieldVals:    map[*types.Var][]fieldVal{},
+		fieldBusy:    map[*types.Var]bool{},
+		instMethods:  map[string]*types.Func{},
+		busListeners: map[busKeyOf][]busListener{},
+		paramFnBusy:  map[*types.Var]bool{},
+		chanRecvs:    map[*types.Var][]chanRecv{},
+		chanBusy:     map[*types.Var]bool{},
+		chanFlows:    map[*types.Var][]*types.Var{},
+		chanBinds:    map[*types.Var][]chanBind{},
+		chanSends:    map[*types.Var]bool{},
+		sendMemo:     map[*types.Var]sendsOn{},
+		paramBusy:    map[*types.Var]bool{},
+		paramRoutes:  map[*types.Var][]*routeGroup{},
+		globalMW:     map[string]bool{},
+		mwGroups:     map[string][]mwAt{},
+		mwMemo:       map[string]*Effect{},
 	}
 	goroot := filepath.Clean(build.Default.GOROOT) + string(filepath.Separator)
 	// The team's own packages are all summarised, whether or not they
@@ -116,6 +118,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		r.instances(p.TypesInfo)
 		r.indexFieldFuncs(p)
 		r.indexParamFuncs(p)
+		r.indexBusListeners(p)
 		r.indexChanRecvs(p)
 		r.indexRoutes(p)
 		scope := p.Types.Scope()
@@ -149,12 +152,15 @@ type programResolver struct {
 	// plain interface that only an instantiation implements
 	instantiated []*types.Named
 	instSeen     map[string]bool
+	instMethods  map[string]*types.Func    // an instantiated interface's method, one per instantiation (instMethod)
+	instMu       sync.Mutex                // instMethods: asked by the analyzer's collectors too, outside mu
 	fieldVals    map[*types.Var][]fieldVal // func-typed fields -> the values stored in them (fieldfuncs.go)
 	fieldBusy    map[*types.Var]bool
 	paramArgs    []paramArg                // func-typed arguments of the program's calls (paramfuncs.go)
 	paramVals    map[*types.Var][]fieldVal // a func-typed parameter -> the values passed to it (built on first use)
 	paramFnBusy  map[*types.Var]bool
-	chanRecvs    map[*types.Var][]chanRecv // channel fields -> the functions receiving from them (chanpub.go)
+	busListeners map[busKeyOf][]busListener // an event bus's event key -> its listeners (eventbus.go)
+	chanRecvs    map[*types.Var][]chanRecv  // channel fields -> the functions receiving from them (chanpub.go)
 	chanBusy     map[*types.Var]bool
 	chanFlows    map[*types.Var][]*types.Var // a channel parameter or field -> the fields it is stored in
 	chanBinds    map[*types.Var][]chanBind   // a channel -> the calls it is passed to
@@ -307,12 +313,84 @@ func (r *programResolver) settle(compute func()) {
 const maxRounds = 16
 
 func (r *programResolver) effects(fn *types.Func) (*Effects, bool) {
-	fn = fn.Origin()
 	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
-		e := r.ifaceEffects(fn)
+		e := r.ifaceEffects(r.ifaceMethod(fn))
 		return e, e != nil
 	}
-	return r.summary(fn), false
+	return r.summary(fn.Origin()), false
+}
+
+// ifaceMethod is the interface method whose implementations are looked
+// for: fn itself when its receiver is an interface instantiated with
+// concrete type arguments (instMethod), the generic origin otherwise
+// (Enqueuer[T] with Queue[T]).
+func (r *programResolver) ifaceMethod(fn *types.Func) *types.Func {
+	if hasTypeParam(fn.Signature().Recv().Type(), 0) {
+		return fn.Origin()
+	}
+	return fn
+}
+
+// instMethod is method fn of the interface type recv as a call
+// instantiates it (s.stream.Publish on a MessageStream[RawMessage, ...]
+// whose embedded MessagePublisher[O] declares Publish): go/types names the
+// generic origin's method at such a call, whose implementations cannot be
+// asked for. One object per instantiation, so summaries are kept once.
+func (r *programResolver) instMethod(fn *types.Func, recv types.Type, sig *types.Signature) *types.Func {
+	r.instMu.Lock()
+	defer r.instMu.Unlock()
+	key := types.TypeString(recv, nil) + "." + fn.Name()
+	if m, ok := r.instMethods[key]; ok {
+		return m
+	}
+	rv := types.NewVar(fn.Pos(), fn.Pkg(), "", recv)
+	m := types.NewFunc(fn.Pos(), fn.Pkg(), fn.Name(), types.NewSignatureType(rv, nil, nil, sig.Params(), sig.Results(), sig.Variadic()))
+	r.instMethods[key] = m
+	return m
+}
+
+// InstMethod is instMethod for the analyzer (instMu guards it).
+func (r *programResolver) InstMethod(fn *types.Func, recv types.Type, sig *types.Signature) *types.Func {
+	return r.instMethod(fn, recv, sig)
+}
+
+// hasTypeParam reports whether t mentions a type parameter.
+func hasTypeParam(t types.Type, depth int) bool {
+	if depth > 8 {
+		return true
+	}
+	switch x := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Pointer:
+		return hasTypeParam(x.Elem(), depth+1)
+	case *types.Slice:
+		return hasTypeParam(x.Elem(), depth+1)
+	case *types.Array:
+		return hasTypeParam(x.Elem(), depth+1)
+	case *types.Chan:
+		return hasTypeParam(x.Elem(), depth+1)
+	case *types.Map:
+		return hasTypeParam(x.Key(), depth+1) || hasTypeParam(x.Elem(), depth+1)
+	case *types.Named:
+		if x.TypeParams().Len() > 0 && x.TypeArgs().Len() == 0 {
+			return true // the generic type itself
+		}
+		for i := range x.TypeArgs().Len() {
+			if hasTypeParam(x.TypeArgs().At(i), depth+1) {
+				return true
+			}
+		}
+	case *types.Signature:
+		for _, tup := range []*types.Tuple{x.Params(), x.Results()} {
+			for i := range tup.Len() {
+				if hasTypeParam(tup.At(i).Type(), depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // enter starts a node of the fixed point. It returns the known value and
@@ -372,6 +450,8 @@ func (r *programResolver) newCollector(p *packages.Package) *collector {
 	c.fieldFuncs = r.fieldEffects
 	c.paramFuncs = r.paramEffects
 	c.paramResolved = r.paramResolved
+	c.instMethod = r.instMethod
+	c.busEffects = r.busEffects
 	c.chanPublishes = r.chanPublishes
 	c.chanCarries = r.chanCarries
 	c.sendsOnParam = r.sendsOnParam

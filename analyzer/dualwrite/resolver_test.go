@@ -85,8 +85,8 @@ func TestResolver(t *testing.T) {
 		}
 	}
 	sort.Strings(extra)
-	if len(extra) != 23 {
-		t.Errorf("CLI-only findings %v; want those of shapes/product/poolpub/usecase MessageUsecase.Create, shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update and Poller.Poll, shapes/product/mqlib UserService.CreateWithPhone and CaseService.Save, shapes/product/funcfield Handler.UpdateResource, shapes/product/chanemit Service.CreateCollection, Chain.AddBlock and Validator.Validate, shapes/product/stagefeed withdrawStore.Update (not reviewStore.Update), shapes/product/ginaudit ActivityLog and Notify (not Timing), shapes/product/auditsink handler.PutResource, shapes/product/funcparam HandleMarkPublished's handler and Store.PublishInTx (not Service.Meter, Store.SaveThen or HandleTouch)", extra)
+	if len(extra) != 26 {
+		t.Errorf("CLI-only findings %v; want those of shapes/product/poolpub/usecase MessageUsecase.Create, shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update and Poller.Poll, shapes/product/mqlib UserService.CreateWithPhone and CaseService.Save, shapes/product/funcfield Handler.UpdateResource, shapes/product/chanemit Service.CreateCollection, Chain.AddBlock and Validator.Validate, shapes/product/stagefeed withdrawStore.Update (not reviewStore.Update), shapes/product/ginaudit ActivityLog and Notify (not Timing), shapes/product/auditsink handler.PutResource, shapes/product/funcparam HandleMarkPublished's handler and Store.PublishInTx (not Service.Meter, Store.SaveThen or HandleTouch), shapes/product/genericport Customers.Register, shapes/product/typedbus Wallet.saveLog and Wallet.Adjust (not Init or Wallet.LevelUp)", extra)
 	}
 	for _, k := range extra {
 		f := cli[k]
@@ -136,7 +136,7 @@ func TestResolver(t *testing.T) {
 		case "(*shapes/product/genericqueue.Step).Process":
 			// a generic interface: its generic implementation, instantiated
 			// with the interface's type argument, publishes
-			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 2 || f.Publish.Via[0] != "(shapes/product/genericqueue.Enqueuer[T any]).Enqueue" {
+			if f.Rule != dualwrite.RuleAfterWrite || len(f.Publish.Via) < 2 || f.Publish.Via[0] != "(shapes/product/genericqueue.Enqueuer[shapes/product/genericqueue.Job]).Enqueue" {
 				t.Errorf("finding %s: want OBX001 with the publish via Enqueuer.Enqueue, got %s via %v", k, f.Rule, f.Publish.Via)
 			}
 		case "(shapes/product/composite.Composite).Update":
@@ -237,6 +237,27 @@ func TestResolver(t *testing.T) {
 			// transaction, before its update
 			if f.Rule != dualwrite.RuleBeforeWrite || len(f.Publish.Via) < 1 || f.Publish.Via[0] != "publishFn" || f.Publish.Position.Line != 40 {
 				t.Errorf("finding %s: want OBX004 at the publishFn call (line 40), got %s via %v", k, f.Rule, f.Publish.Via)
+			}
+		case "(*shapes/product/genericport.Customers).Register":
+			// the port instantiated with Event, its Stream[Raw, Raw]
+			// field's embedded Publish: both resolved to the plain types
+			// that implement the instantiations
+			want := []string{"(shapes/product/genericport.Publisher[shapes/product/genericport.Event]).Publish", "(shapes/product/genericport.eventStream).Publish",
+				"(shapes/product/genericport.Stream[shapes/product/genericport.Raw, shapes/product/genericport.Raw]).Publish", "(shapes/product/genericport.jsStream).Publish"}
+			if f.Rule != dualwrite.RuleAfterWrite || fmt.Sprint(f.Publish.Via) != fmt.Sprint(want) {
+				t.Errorf("finding %s: want OBX001 with the publish via %v, got %s via %v", k, want, f.Rule, f.Publish.Via)
+			}
+		case "(*shapes/product/typedbus.Wallet).saveLog":
+			// the dispatch runs the listener subscribed async for the
+			// event's type, in the bus's goroutine
+			want := []string{"github.com/ixre/gof/domain/eventbus.Dispatch", "(*shapes/product/typedbus.Handler).OnAccountLog"}
+			if f.Rule != dualwrite.RuleAsync || fmt.Sprint(f.Publish.Via) != fmt.Sprint(want) {
+				t.Errorf("finding %s: want OBX005 with the publish via %v, got %s via %v", k, want, f.Rule, f.Publish.Via)
+			}
+		case "(*shapes/product/typedbus.Wallet).Adjust":
+			// the aggregate announces its log, then stores its balance
+			if f.Rule != dualwrite.RuleBeforeWrite || f.Write == nil || fmt.Sprint(f.Write.Via) != "[(*shapes/product/typedbus.Wallet).Save]" {
+				t.Errorf("finding %s: want OBX004 with the write via Wallet.Save, got %s, %+v", k, f.Rule, f.Write)
 			}
 		default:
 			t.Errorf("unexpected interface-resolved finding in %s", f.Func)

@@ -20,6 +20,7 @@ require (
 	github.com/absmach/fluxmq v0.0.0-20260402075516-078522f369d4
 	github.com/apache/pulsar-client-go v0.19.0
 	github.com/apache/rocketmq-client-go/v2 v2.1.2
+	github.com/asaskevich/EventBus v0.0.0-20200907212545-49d423059eef
 	github.com/aws/aws-sdk-go v1.55.8
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.74.1
 	github.com/aws/aws-sdk-go-v2/service/eventbridge v1.55.11
@@ -47,6 +48,7 @@ require (
 	github.com/gogf/gf/v2 v2.6.2
 	github.com/gomodule/redigo v1.9.3
 	github.com/hibiken/asynq v0.26.0
+	github.com/ixre/gof v1.17.15
 	github.com/jackc/pgx/v4 v4.18.3
 	github.com/jackc/pgx/v5 v5.11.0
 	github.com/jinzhu/gorm v1.9.16
