@@ -208,7 +208,14 @@ func (r *programResolver) funcValueEffects(fn *types.Func) *Effects {
 	name := fn.Origin().FullName()
 	out := &Effects{Relay: e.Relay}
 	if e.Write != nil {
-		out.Write = e.Write.through(name, iface, HandleInternal)
+		// the value is called with the function's parameters: a write on
+		// parameter i is on the call's argument i (op(tx, input) with a
+		// handler writing on its tx); a method value's receiver is bound
+		h := e.Write.Handle
+		if h < 0 {
+			h = HandleInternal
+		}
+		out.Write = e.Write.through(name, iface, h)
 	}
 	if e.Publish != nil {
 		out.Publish = e.Publish.through(name, iface, HandleInternal)

@@ -85,8 +85,8 @@ func TestResolver(t *testing.T) {
 		}
 	}
 	sort.Strings(extra)
-	if len(extra) != 26 {
-		t.Errorf("CLI-only findings %v; want those of shapes/product/poolpub/usecase MessageUsecase.Create, shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update and Poller.Poll, shapes/product/mqlib UserService.CreateWithPhone and CaseService.Save, shapes/product/funcfield Handler.UpdateResource, shapes/product/chanemit Service.CreateCollection, Chain.AddBlock and Validator.Validate, shapes/product/stagefeed withdrawStore.Update (not reviewStore.Update), shapes/product/ginaudit ActivityLog and Notify (not Timing), shapes/product/auditsink handler.PutResource, shapes/product/funcparam HandleMarkPublished's handler and Store.PublishInTx (not Service.Meter, Store.SaveThen or HandleTouch), shapes/product/genericport Customers.Register, shapes/product/typedbus Wallet.saveLog and Wallet.Adjust (not Init or Wallet.LevelUp)", extra)
+	if len(extra) != 27 {
+		t.Errorf("CLI-only findings %v; want those of shapes/product/poolpub/usecase MessageUsecase.Create, shapes/orders/app Handler.Handle, shapes/product/middleware eventStore.Register, shapes/product/ddd/app Orders.Place, shapes/product/queuetwin Tasks.Fail, shapes/product/redisqueue/api API.DeleteWorkflow, shapes/product/broadcast/app Service.Archive and Service.Copy (not Service.Rename), shapes/product/genericqueue Step.Process and shapes/product/composite Composite.Update and Poller.Poll, shapes/product/mqlib UserService.CreateWithPhone and CaseService.Save, shapes/product/funcfield Handler.UpdateResource, shapes/product/chanemit Service.CreateCollection, Chain.AddBlock and Validator.Validate, shapes/product/stagefeed withdrawStore.Update (not reviewStore.Update), shapes/product/ginaudit ActivityLog and Notify (not Timing), shapes/product/auditsink handler.PutResource, shapes/product/funcparam HandleMarkPublished's handler, Store.PublishInTx and Store.handleOperation (not Service.Meter, Store.SaveThen or HandleTouch), shapes/product/genericport Customers.Register, shapes/product/typedbus Wallet.saveLog and Wallet.Adjust (not Init or Wallet.LevelUp)", extra)
 	}
 	for _, k := range extra {
 		f := cli[k]
@@ -237,6 +237,12 @@ func TestResolver(t *testing.T) {
 			// transaction, before its update
 			if f.Rule != dualwrite.RuleBeforeWrite || len(f.Publish.Via) < 1 || f.Publish.Via[0] != "publishFn" || f.Publish.Position.Line != 40 {
 				t.Errorf("finding %s: want OBX004 at the publishFn call (line 40), got %s via %v", k, f.Rule, f.Publish.Via)
+			}
+		case "(*shapes/product/funcparam.Store).handleOperation":
+			// the operation writes on the transaction it is given, which
+			// the handler commits before it announces
+			if f.Rule != dualwrite.RuleAfterCommit || f.Write == nil || fmt.Sprint(f.Write.Via) != "[op shapes/product/funcparam.captureStart]" {
+				t.Errorf("finding %s: want OBX002 with the write via op, got %s, %+v", k, f.Rule, f.Write)
 			}
 		case "(*shapes/product/genericport.Customers).Register":
 			// the port instantiated with Event, its Stream[Raw, Raw]
