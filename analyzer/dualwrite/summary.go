@@ -1,7 +1,9 @@
 package dualwrite
 
 import (
+	"go/ast"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"strconv"
 )
@@ -9,8 +11,12 @@ import (
 // summarize turns the events of one function into what its callers see.
 func (c *collector) summarize() *Effects {
 	out := Effects{Relay: c.relay}
+	dead := deadCode(c.info, c.body)
 	for i := range c.events {
 		ev := &c.events[i]
+		if dead.has(ev.pos) {
+			continue // after a return or a panic in its block: never runs
+		}
 		switch ev.kind {
 		case evWrite:
 			async := ev.async == asyncGo
@@ -134,4 +140,61 @@ func commitsTx(cm, w *event) bool {
 		return cm.scope == w.scope && cm.handle == nil
 	}
 	return w.handle != nil && cm.handle == w.handle
+}
+
+// spans are source ranges.
+type spans [][2]token.Pos
+
+func (s spans) has(p token.Pos) bool {
+	for _, r := range s {
+		if r[0] <= p && p < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// deadCode lists the statements of body (closures aside) that follow a
+// return or a panic in their block: code left after a stub's early return
+// (AppendLog() { return nil; ...; repo.SaveLog(l) }) does not run.
+func deadCode(info *types.Info, body *ast.BlockStmt) spans {
+	if body == nil {
+		return nil
+	}
+	var out spans
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch b := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			for i, st := range b.List[:max(len(b.List)-1, 0)] {
+				if terminates(info, st) {
+					out = append(out, [2]token.Pos{b.List[i+1].Pos(), b.End()})
+					break
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// terminates: a return, or a call of the builtin panic.
+func terminates(info *types.Info, st ast.Stmt) bool {
+	switch s := st.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.ExprStmt:
+		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		b, ok := info.Uses[id].(*types.Builtin)
+		return ok && b.Name() == "panic"
+	}
+	return false
 }
