@@ -559,6 +559,15 @@ func (r *programResolver) ifaceEffectsOnce(m *types.Func) *Effects {
 			plainPublisher = true // not a decorator of this interface
 		}
 		e = &Effects{Relay: e.Relay, Write: acyclic(e.Write, self), Publish: acyclic(e.Publish, self), Outbox: acyclic(e.Outbox, self), Query: acyclic(e.Query, self)}
+		if e.Publish != nil && wrapsInterface(n, m.Signature().Recv().Type()) {
+			// a decorator that publishes after the value it wraps (an
+			// event-store middleware) is checked in its own body, where
+			// both meet; it wraps only the values the wiring hands it, so
+			// its publish is not what every call of the interface does
+			// (an event-sourced store's publishing middleware, used by
+			// one module of the program, is not every module's store)
+			e.Publish = nil
+		}
 		name := impl.Origin().FullName()
 		if e.Write != nil && e.Publish != nil {
 			both = true
