@@ -130,7 +130,7 @@ func (w *walker) apply(call *ast.CallExpr, fn *types.Func, sum *funcFact, depth 
 	if sum.Write != "" {
 		wc := w.call(call, sum.Write)
 		wc.Via = append([]string{fn.FullName()}, sum.Via...)
-		w.writes = append(w.writes, write{call: wc})
+		w.writes = append(w.writes, write{call: wc, idempotent: generatedUpsert(fn)})
 	}
 	if sum.External != "" {
 		at, name := call, fn.FullName()
@@ -139,4 +139,19 @@ func (w *walker) apply(call *ast.CallExpr, fn *types.Func, sum *funcFact, depth 
 		}
 		w.addExternal(at, name, call, depth)
 	}
+}
+
+// generatedUpsert: a sqlboiler model's Upsert, which builds INSERT ... ON
+// CONFLICT (DO NOTHING, or DO UPDATE keyed by the conflict columns) at run
+// time: repeating it for a redelivered message stores the row once.
+func generatedUpsert(fn *types.Func) bool {
+	if fn.Name() != "Upsert" || fn.Pkg() == nil {
+		return false
+	}
+	for _, imp := range fn.Pkg().Imports() {
+		if imp.Path() == "github.com/volatiletech/sqlboiler/v4/queries" || imp.Path() == "github.com/aarondl/sqlboiler/v4/queries" {
+			return true
+		}
+	}
+	return false
 }
