@@ -252,6 +252,9 @@ func (r *programResolver) chanPublishes(v *types.Var) *Effect {
 			c := r.newCollector(at.pkg)
 			c.unit(sig, at.body)
 			e = c.summarize()
+			if e != nil && e.Publish != nil && e.Write != nil && !e.Publish.First {
+				continue // a worker that stores what it gets, then announces its own write
+			}
 			if e != nil && e.Publish != nil && at.fn != nil {
 				return e.Publish.through(at.fn.Origin().FullName(), false, e.Publish.Handle) // the drain, in the chain
 			}
@@ -274,7 +277,9 @@ func (r *programResolver) chanPublishes(v *types.Var) *Effect {
 				e = c.summarize()
 			}
 		}
-		if e != nil && e.Publish != nil {
+		if e != nil && e.Publish != nil && !(e.Write != nil && !e.Publish.First) {
+			// (a worker that stores what it gets and then announces its
+			// own write is no publish of the sender's)
 			return e.Publish
 		}
 	}
