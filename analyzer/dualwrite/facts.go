@@ -195,7 +195,7 @@ func runFacts(pass *analysis.Pass, o *options) (any, error) {
 		c.self = d.fn.Origin().FullName()
 		c.unit(d.fn.Signature(), d.decl.Body)
 		d.dynamic = c.dynamic
-		if eff := c.summarize(); !eff.equal(res.local[d.fn]) {
+		if eff := withoutCacheWrite(d.fn, c.summarize()); !eff.equal(res.local[d.fn]) {
 			res.local[d.fn] = eff
 			// in declaration order: which handler a dispatcher keeps first
 			// must not depend on map order

@@ -436,9 +436,69 @@ func (r *programResolver) summary(fn *types.Func) *Effects {
 	c := r.newCollector(d.pkg)
 	c.self = fn.FullName()
 	c.unit(fn.Signature(), d.decl.Body)
-	e := c.summarize()
+	e := withoutCacheWrite(fn, c.summarize())
 	r.leave(fn, r.memo, e)
 	return e
+}
+
+// withoutCacheWrite drops the write of a cache's Set: Set(key, value,
+// ttl) of a type that also has Get(key) is a key-value cache kept in a SQL
+// table (a translation cache), not the store of record.
+func withoutCacheWrite(fn *types.Func, e *Effects) *Effects {
+	if e == nil || e.Write == nil || !cacheSetter(fn) {
+		return e
+	}
+	out := *e
+	out.Write = nil
+	if out.empty() {
+		return nil
+	}
+	return &out
+}
+
+// cacheSetter: a method taking a string key, a value and a time.Duration
+// (in that order), of a type with a method taking a string key and
+// returning a value and an error: a cache's Set beside its Get.
+func cacheSetter(fn *types.Func) bool {
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	params := fn.Signature().Params()
+	key, ttl := -1, -1
+	for i := 0; i < params.Len(); i++ {
+		t := params.At(i).Type()
+		if b, ok := t.(*types.Basic); ok && b.Kind() == types.String && key < 0 {
+			key = i
+		}
+		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
+			ttl = i
+		}
+	}
+	if key < 0 || ttl < key+2 {
+		return false // key, value, ..., ttl
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok {
+		return false
+	}
+	for i := 0; i < n.NumMethods(); i++ {
+		m := n.Method(i)
+		ps, rs := m.Signature().Params(), m.Signature().Results()
+		if m == fn || rs.Len() != 2 || !types.Identical(rs.At(1).Type(), errorType) {
+			continue
+		}
+		for j := 0; j < ps.Len(); j++ {
+			if b, ok := ps.At(j).Type().(*types.Basic); ok && b.Kind() == types.String && j == ps.Len()-1 {
+				return true // Get(ctx, key) (value, error)
+			}
+		}
+	}
+	return false
 }
 
 // newCollector is a collector of the program's view for a package's code.
