@@ -166,6 +166,9 @@ func funcFields(t types.Type, pkg *types.Package) bool {
 }
 
 func isFuncType(t types.Type) bool {
+	if t == nil {
+		return false // an expression the type checker could not type (a package with errors)
+	}
 	if s, ok := t.(*types.Slice); ok { // variadic ...func()
 		t = s.Elem()
 	}
