@@ -16,6 +16,7 @@ const (
 	mongo2     = "go.mongodb.org/mongo-driver/v2/mongo"
 	dynamo     = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	gocql      = "github.com/gocql/gocql"
+	gocql2     = "github.com/apache/cassandra-gocql-driver/v2" // gocql under the Apache Software Foundation
 	firestore  = "cloud.google.com/go/firestore"
 	spanner    = "cloud.google.com/go/spanner"
 	datastore  = "cloud.google.com/go/datastore"
@@ -364,6 +365,12 @@ var rows = func() []Entry {
 	q := write(Cassandra, p(gocql+".Query", "Exec"))
 	q.SQL, q.SQLInRecv = 0, true
 	add(q, write(Cassandra, p(gocql+".Session", "ExecuteBatch")))
+	for _, n := range []string{"Exec", "ExecContext"} {
+		q2 := write(Cassandra, p(gocql2+".Query", n))
+		q2.SQL, q2.SQLInRecv = 0, true
+		add(q2, write(Cassandra, p(gocql2+".Batch", n)))
+	}
+	add(write(Cassandra, p(gocql2+".Session", "ExecuteBatch")))
 
 	// Firestore
 	for _, n := range []string{"Set", "Create", "Update", "Delete"} {

@@ -17,6 +17,7 @@ import (
 	_ "github.com/ThreeDotsLabs/watermill/components/cqrs"
 	_ "github.com/ThreeDotsLabs/watermill/message"
 	_ "github.com/absmach/fluxmq/client/amqp"
+	_ "github.com/apache/cassandra-gocql-driver/v2"
 	_ "github.com/apache/pulsar-client-go/pulsar"
 	_ "github.com/apache/rocketmq-client-go/v2"
 	_ "github.com/asaskevich/EventBus"

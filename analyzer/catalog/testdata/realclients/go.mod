@@ -18,6 +18,7 @@ require (
 	github.com/Shopify/sarama v1.38.1
 	github.com/ThreeDotsLabs/watermill v1.5.1
 	github.com/absmach/fluxmq v0.0.0-20260402075516-078522f369d4
+	github.com/apache/cassandra-gocql-driver/v2 v2.1.1
 	github.com/apache/pulsar-client-go v0.19.0
 	github.com/apache/rocketmq-client-go/v2 v2.1.2
 	github.com/asaskevich/EventBus v0.0.0-20200907212545-49d423059eef

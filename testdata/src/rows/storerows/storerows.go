@@ -8,6 +8,7 @@ import (
 	"cloud.google.com/go/firestore"
 	"cloud.google.com/go/spanner"
 	"context"
+	gocql2 "github.com/apache/cassandra-gocql-driver/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	dynamodb1 "github.com/aws/aws-sdk-go/service/dynamodb"
 	dapr "github.com/dapr/go-sdk/client"
@@ -519,6 +520,45 @@ func pos53(x *gocql.Session) {
 
 func neg53(x *gocql.Session) {
 	x.ExecuteBatch(x.NewBatch(0))
+}
+
+func pos53b(x *gocql2.Session) {
+	x.Query("UPDATE runs SET status = 'started' WHERE id = ?").Exec()
+	pub() // want "OBX001.*Cassandra"
+}
+
+func neg53b(x *gocql2.Session) {
+	x.Query("UPDATE runs SET status = 'started' WHERE id = ?").ExecContext(ctx)
+}
+
+func pos53c(x *gocql2.Session) {
+	x.Batch(0).ExecContext(ctx)
+	pub() // want "OBX001.*Cassandra"
+}
+
+func neg53c(x *gocql2.Session) {
+	x.ExecuteBatch(x.Batch(0))
+}
+
+func pos53d(x *gocql2.Session) {
+	x.Query("DELETE FROM runs WHERE id = ?").ExecContext(ctx)
+	pub() // want "OBX001.*Cassandra"
+}
+
+func pos53e(x *gocql2.Session) {
+	x.ExecuteBatch(x.Batch(0))
+	pub() // want "OBX001.*Cassandra"
+}
+
+func pos53f(x *gocql2.Session) {
+	x.Batch(0).Exec()
+	pub() // want "OBX001.*Cassandra"
+}
+
+func neg53d(x *gocql2.Session) {
+	x.Query("DELETE FROM runs WHERE id = ?").Exec()
+	x.Batch(0).Exec()
+	x.Batch(0).ExecContext(ctx)
 }
 
 func pos54(x *firestore.DocumentRef) {
