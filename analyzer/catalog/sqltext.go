@@ -161,6 +161,14 @@ func NoEffectSQL(text string) bool {
 	if s == "" {
 		return true
 	}
+	// session settings and notifications of one connection: a tenant's
+	// search_path (SET LOCAL search_path TO ...), a timeout, LISTEN
+	if f := strings.Fields(s); len(f) > 0 && ClassifySQL(s) == SQLRead {
+		switch f[0] {
+		case "set", "reset", "show", "listen", "unlisten", "discard", "use":
+			return true
+		}
+	}
 	if !strings.HasPrefix(s, "select") || ClassifySQL(s) != SQLRead {
 		return false
 	}
