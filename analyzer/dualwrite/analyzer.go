@@ -533,9 +533,11 @@ func (r *reporter) checkOutbox(g *order, oi int, decl *ast.FuncDecl) {
 	if unknownHandle(o) {
 		return
 	}
-	if o.eff.Covered {
-		// a callee that writes and inserts its outbox row in one
-		// transaction: the row is that write's, not another call's
+	if o.eff.Covered || o.selfc {
+		// a callee that writes and inserts its outbox row (in one
+		// transaction, or not: its own body says): the row is that
+		// write's, not another call's (a worker's first poll and its
+		// next tick)
 		return
 	}
 	near := -1

@@ -1100,6 +1100,9 @@ func (c *collector) effectsAt(call *ast.CallExpr, name string, ctor bool, eff *E
 	if e := eff.Outbox; e != nil {
 		h, base := c.effectHandle(call, e.Handle)
 		c.add(evOutbox, call.Pos(), call.Rparen, e.through(name, iface, HandleInternal), h, base, wc)
+		// a callee that writes and queues its outbox row: whether they
+		// share a transaction is its own body's question
+		c.events[len(c.events)-1].selfc = eff.Write != nil
 	}
 	if e := eff.Query; e != nil && e.SQLArg >= 0 && e.SQLArg < len(call.Args) {
 		arg := call.Args[e.SQLArg]

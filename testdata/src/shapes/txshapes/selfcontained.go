@@ -133,3 +133,24 @@ func (b *Books) Finalize(ctx context.Context, id string) error {
 }
 
 var _ Store = (*sqlStore)(nil)
+
+// A worker's shape (matcher): each cycle updates its jobs (autocommitted)
+// and then queues the event's outbox row on a handle of its own. The
+// cycle's own body reports that (OBX006); the loop that runs a first
+// cycle, then one per tick, pairs nothing across cycles.
+type Cycler struct{ db *sql.DB }
+
+func (c *Cycler) cycle(ctx context.Context) error {
+	if _, err := c.db.ExecContext(ctx, "UPDATE jobs SET state = 'claimed' WHERE state = 'due'"); err != nil {
+		return err
+	}
+	_, err := c.db.ExecContext(ctx, "INSERT INTO outbox (topic) VALUES ('jobs.claimed')") // want `OBX006`
+	return err
+}
+
+func (c *Cycler) Run(ctx context.Context, ticks <-chan struct{}) {
+	_ = c.cycle(ctx)
+	for range ticks {
+		_ = c.cycle(ctx)
+	}
+}
