@@ -252,7 +252,7 @@ func (r *programResolver) chanPublishes(v *types.Var) *Effect {
 			c := r.newCollector(at.pkg)
 			c.unit(sig, at.body)
 			e = c.summarize()
-			if e != nil && e.Publish != nil && e.Write != nil && !e.Publish.First {
+			if e != nil && e.Publish != nil && e.Write != nil && !e.Publish.First && !c.dispatchedAlike(at.body) {
 				continue // a worker that stores what it gets, then announces its own write
 			}
 			if e != nil && e.Publish != nil && at.fn != nil {
@@ -277,13 +277,46 @@ func (r *programResolver) chanPublishes(v *types.Var) *Effect {
 				e = c.summarize()
 			}
 		}
-		if e != nil && e.Publish != nil && !(e.Write != nil && !e.Publish.First) {
-			// (a worker that stores what it gets and then announces its
-			// own write is no publish of the sender's)
+		if e != nil && e.Publish != nil {
 			return e.Publish
 		}
 	}
 	return nil
+}
+
+// dispatchedAlike: the unit's first write and first publish come from one
+// call of an interface method (a pipeline stage's p.notify.Notify(ent)):
+// which implementation runs decides, and the stage that publishes need
+// not be the one that writes.
+func (c *collector) dispatchedAlike(body *ast.BlockStmt) bool {
+	var w, p token.Pos
+	for i := range c.events {
+		switch ev := &c.events[i]; {
+		case ev.kind == evWrite && w == token.NoPos:
+			w = ev.pos
+		case ev.kind == evPublish && p == token.NoPos:
+			p = ev.pos
+		}
+	}
+	if w == token.NoPos || w != p {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if call.Pos() == w {
+			if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok {
+				if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // identObj is the object an identifier defines or uses (x := ..., x = ...).

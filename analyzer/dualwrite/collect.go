@@ -609,8 +609,9 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	if fn != nil && row == nil && c.runsOf != nil {
 		runs = c.runsOf(fn)
 	}
-	commits := false        // a helper that runs the closure in a transaction and commits
-	var post []*ast.FuncLit // closures the helper calls after it committed
+	var walked map[string]bool // the callee's func parameters whose values were walked here
+	commits := false           // a helper that runs the closure in a transaction and commits
+	var post []*ast.FuncLit    // closures the helper calls after it committed
 	defer func() {
 		// registered before the commit below: runs after it is recorded
 		if len(post) == 0 {
@@ -624,10 +625,12 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		c.postCall = prev
 	}()
 	for i, arg := range call.Args {
-		if row == nil && fn != nil && c.paramResolved != nil && isFuncType(c.info.TypeOf(arg)) && c.paramResolved(fn, i) {
-			// the callee calls this parameter and every caller's value is
+		if row == nil && fn != nil && c.paramResolved != nil && runs.kind(i) != runSync && isFuncType(c.info.TypeOf(arg)) && c.paramResolved(fn, i) {
+			// the callee (an interface's implementations, or one that runs
+			// it later) calls this parameter and every caller's value is
 			// known: what it does is in the callee's summary, at the point
-			// the callee calls it (paramfuncs.go)
+			// the callee calls it (paramfuncs.go). A parameter the callee
+			// runs before it returns is walked here as before.
 			if _, lit := ast.Unparen(arg).(*ast.FuncLit); !lit {
 				c.walk(arg, wc)
 			}
@@ -696,6 +699,7 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 				if ref := c.funcRef(arg); ref != nil {
 					if eff, iface := c.effectsOf(ref); !eff.empty() {
 						c.calleeEffects(call, ref, eff, iface, argCtx)
+						walked = walkedParam(walked, fn, i)
 					}
 				}
 			}
@@ -724,6 +728,7 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 		}
 		switch runs.kind(i) {
 		case runSync:
+			walked = walkedParam(walked, fn, i)
 			if runs.Commits {
 				w := argCtx
 				w.scope = call
@@ -804,7 +809,9 @@ func (c *collector) call(call *ast.CallExpr, wc wctx) {
 	}
 	if c.effectsOf != nil {
 		if eff, iface := c.effectsOf(fn); !eff.empty() {
-			c.calleeEffects(call, fn, eff, iface, wc)
+			if eff = withoutParams(eff, walked); !eff.empty() {
+				c.calleeEffects(call, fn, eff, iface, wc)
+			}
 			return
 		}
 	}
@@ -2331,4 +2338,46 @@ func (c *collector) instIface(call *ast.CallExpr, fn *types.Func) *types.Func {
 		return fn
 	}
 	return c.instMethod(fn, s.Recv(), sig)
+}
+
+// walkedParam records that the value of fn's parameter i was walked at the
+// call (a closure the callee runs before it returns): the callee's summary
+// may hold the same effects through its call of the parameter
+// (paramfuncs.go), which this call must not count twice.
+func walkedParam(walked map[string]bool, fn *types.Func, i int) map[string]bool {
+	if fn == nil {
+		return walked
+	}
+	params := fn.Origin().Signature().Params()
+	if i >= params.Len() {
+		i = params.Len() - 1
+	}
+	if i < 0 {
+		return walked
+	}
+	if walked == nil {
+		walked = map[string]bool{}
+	}
+	walked[params.At(i).Name()] = true
+	return walked
+}
+
+// withoutParams drops from a callee's effects the write and the publish it
+// makes by calling a parameter whose value the caller walked itself.
+func withoutParams(eff *Effects, walked map[string]bool) *Effects {
+	if len(walked) == 0 {
+		return eff
+	}
+	via := func(e *Effect) bool { return e != nil && len(e.Via) > 0 && walked[e.Via[0]] }
+	if !via(eff.Write) && !via(eff.Publish) {
+		return eff
+	}
+	out := *eff
+	if via(out.Write) {
+		out.Write = nil
+	}
+	if via(out.Publish) {
+		out.Publish = nil
+	}
+	return &out
 }
