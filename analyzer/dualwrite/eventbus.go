@@ -5,7 +5,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/packages"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/outboxify/outboxify/analyzer/catalog"
 )
@@ -66,38 +65,19 @@ func busCall(fn *types.Func) (bus int, sub *catalog.BusSubscribe, dispatch bool)
 	return -1, nil, false
 }
 
-// indexBusListeners records the listeners a package's functions subscribe.
-func (r *programResolver) indexBusListeners(p *packages.Package) {
-	info := p.TypesInfo
-	for _, f := range p.Syntax {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				fn, ok := typeutil.Callee(info, call).(*types.Func)
-				if !ok {
-					return true
-				}
-				bus, sub, _ := busCall(fn)
-				if sub == nil || sub.Event >= len(call.Args) || sub.Listener >= len(call.Args) {
-					return true
-				}
-				key := busKey(info, call.Args[sub.Event])
-				if key == "" {
-					return true
-				}
-				k := busKeyOf{bus, key}
-				r.busListeners[k] = append(r.busListeners[k], busListener{fieldVal: fieldVal{expr: call.Args[sub.Listener], pkg: p, body: fd.Body}, async: sub.Async})
-				return true
-			})
-		}
+// noteBusListener records the listener a call subscribes on a catalogued
+// event bus.
+func (r *programResolver) noteBusListener(p *packages.Package, body *ast.BlockStmt, call *ast.CallExpr, fn *types.Func) {
+	bus, sub, _ := busCall(fn)
+	if sub == nil || sub.Event >= len(call.Args) || sub.Listener >= len(call.Args) {
+		return
 	}
+	key := busKey(p.TypesInfo, call.Args[sub.Event])
+	if key == "" {
+		return
+	}
+	k := busKeyOf{bus, key}
+	r.busListeners[k] = append(r.busListeners[k], busListener{fieldVal: fieldVal{expr: call.Args[sub.Listener], pkg: p, body: body}, async: sub.Async})
 }
 
 type busKeyOf struct {

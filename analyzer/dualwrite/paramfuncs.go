@@ -33,37 +33,51 @@ type paramArg struct {
 	fieldVal
 }
 
-// indexParamFuncs records the func-typed arguments of a package's calls.
-func (r *programResolver) indexParamFuncs(p *packages.Package) {
-	info := p.TypesInfo
-	for _, f := range p.Syntax {
-		for _, d := range f.Decls {
+// forEachCall calls f with every call of a declared function or method in
+// a package's function bodies (closures included), and the body it is in.
+func forEachCall(p *packages.Package, f func(body *ast.BlockStmt, call *ast.CallExpr, fn *types.Func)) {
+	for _, file := range p.Syntax {
+		for _, d := range file.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				fn, ok := typeutil.Callee(info, call).(*types.Func)
-				if !ok || fn.Pkg() == nil || !r.relevant[fn.Pkg()] || r.cat.IsClient(fn.Pkg().Path()) {
-					return true
-				}
-				sig := fn.Signature()
-				for i, a := range call.Args {
-					if i >= sig.Params().Len() || sig.Variadic() && i >= sig.Params().Len()-1 {
-						break
+				if call, ok := n.(*ast.CallExpr); ok {
+					if fn, ok := typeutil.Callee(p.TypesInfo, call).(*types.Func); ok {
+						f(fd.Body, call, fn)
 					}
-					if _, ok := sig.Params().At(i).Type().Underlying().(*types.Signature); !ok || isNilNode(a) {
-						continue
-					}
-					r.paramArgs = append(r.paramArgs, paramArg{fn: fn, i: i, fieldVal: fieldVal{expr: a, pkg: p, body: fd.Body}})
 				}
 				return true
 			})
 		}
+	}
+}
+
+// indexCalls records, in one walk of a package's calls, the func-typed
+// arguments (paramfuncs.go) and the event-bus subscriptions (eventbus.go).
+func (r *programResolver) indexCalls(p *packages.Package) {
+	forEachCall(p, func(body *ast.BlockStmt, call *ast.CallExpr, fn *types.Func) {
+		r.noteParamArgs(p, body, call, fn)
+		r.noteBusListener(p, body, call, fn)
+	})
+}
+
+// noteParamArgs records the func-typed arguments of a call of the
+// program's own code.
+func (r *programResolver) noteParamArgs(p *packages.Package, body *ast.BlockStmt, call *ast.CallExpr, fn *types.Func) {
+	if fn.Pkg() == nil || !r.relevant[fn.Pkg()] || r.cat.IsClient(fn.Pkg().Path()) {
+		return
+	}
+	sig := fn.Signature()
+	for i, a := range call.Args {
+		if i >= sig.Params().Len() || sig.Variadic() && i >= sig.Params().Len()-1 {
+			break
+		}
+		if _, ok := sig.Params().At(i).Type().Underlying().(*types.Signature); !ok || isNilNode(a) {
+			continue
+		}
+		r.paramArgs = append(r.paramArgs, paramArg{fn: fn, i: i, fieldVal: fieldVal{expr: a, pkg: p, body: body}})
 	}
 }
 

@@ -117,8 +117,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		}
 		r.instances(p.TypesInfo)
 		r.indexFieldFuncs(p)
-		r.indexParamFuncs(p)
-		r.indexBusListeners(p)
+		r.indexCalls(p)
 		r.indexChanRecvs(p)
 		r.indexRoutes(p)
 		scope := p.Types.Scope()
