@@ -283,6 +283,12 @@ func (r *reporter) checkPublish(g *order, pi int, decl *ast.FuncDecl) {
 			}
 			continue
 		}
+		if w.iter != nil && w.iter == p.iter && !g.forwardBefore(i, pi) && !g.forwardBefore(pi, i) {
+			// exclusive branches of a loop's body (one member of a
+			// conversation is written, another is sent to): one
+			// iteration runs either, only different iterations both
+			continue
+		}
 		if g.before(i, pi) {
 			if p.selfc && r.announced(i) && !r.flows(decl, w.pos, p.pos) {
 				// two self-contained calls in a row (upload one file,

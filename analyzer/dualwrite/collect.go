@@ -47,6 +47,7 @@ type event struct {
 	async     asyncKind
 	asyncNode ast.Node     // the go/defer statement or retry loop
 	loop      ast.Node     // innermost plain for loop around the event
+	iter      ast.Node     // innermost for or range loop around the event
 	errPath   bool         // inside an `if err != nil` branch
 	errNode   ast.Node     // the outermost such branch's body
 	worker    bool         // inside an endless loop (for {}, for range over a channel): a background worker's body
@@ -66,6 +67,7 @@ type wctx struct {
 	async     asyncKind
 	asyncNode ast.Node
 	loop      ast.Node
+	iter      ast.Node // innermost for or range loop
 	scope     *ast.CallExpr
 	errPath   bool
 	errNode   ast.Node // the outermost error branch's body
@@ -366,6 +368,15 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 				c.walk(n.Body, w)
 				return false
 			}
+			w := wc
+			w.iter = n
+			for _, ch := range []ast.Node{n.Key, n.Value, n.X} {
+				if ch != nil && !isNilNode(ch) {
+					c.walk(ch, wc)
+				}
+			}
+			c.walk(n.Body, w)
+			return false
 		case *ast.DeferStmt:
 			w := wc
 			w.async, w.asyncNode = asyncDefer, n
@@ -373,7 +384,7 @@ func (c *collector) walk(n ast.Node, wc wctx) {
 			return false
 		case *ast.ForStmt:
 			w := wc
-			w.loop = n
+			w.loop, w.iter = n, n
 			if n.Cond == nil && !untilSuccess(c.info, n) {
 				w.worker = true
 			}
@@ -1172,7 +1183,7 @@ func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base typ
 			out := *eff
 			out.Guarded = true
 			c.events = append(c.events, event{kind: evOutbox, pos: pos, order: order, eff: &out, scope: wc.scope, inTx: true,
-				async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath, errNode: wc.errNode, worker: wc.worker || eff.Worker})
+				async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, iter: wc.iter, errPath: wc.errPath, errNode: wc.errNode, worker: wc.worker || eff.Worker})
 			return
 		}
 		if !eff.Guarded {
@@ -1182,7 +1193,7 @@ func (c *collector) add(k evKind, pos, order token.Pos, eff *Effect, h, base typ
 		}
 	}
 	ev := event{kind: k, pos: pos, order: order, eff: eff, handle: h, base: base,
-		async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, errPath: wc.errPath, errNode: wc.errNode, worker: wc.worker || eff.Worker}
+		async: wc.async, asyncNode: wc.asyncNode, loop: wc.loop, iter: wc.iter, errPath: wc.errPath, errNode: wc.errNode, worker: wc.worker || eff.Worker}
 	nonSQL := eff.Store != "" && eff.Store != catalog.SQL
 	switch k {
 	case evPublish, evCommit:
