@@ -157,11 +157,34 @@ func (r *programResolver) paramResolved(fn *types.Func, i int) bool {
 	bodies := r.bodiesOf(fn)
 	for _, body := range bodies {
 		params := body.Signature().Params()
-		if i >= params.Len() || r.paramEffects(params.At(i)).empty() {
+		if i >= params.Len() || !r.callsParam(body, params.At(i)) || r.paramEffects(params.At(i)).empty() {
 			return false
 		}
 	}
 	return len(bodies) > 0
+}
+
+// callsParam: fn's summarised body calls its parameter p itself (not only
+// hands it on to a library whose body may not be loaded), so its summary
+// holds what the call does.
+func (r *programResolver) callsParam(fn *types.Func, p *types.Var) bool {
+	if v, ok := r.callsMemo[p]; ok {
+		return v
+	}
+	found := false
+	if d, ok := r.decls[fn.Origin()]; ok {
+		info := d.pkg.TypesInfo
+		ast.Inspect(d.decl.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && !found {
+				if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && info.Uses[id] == p {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	r.callsMemo[p] = found
+	return found
 }
 
 // ParamResolved is paramResolved, locked and settled.

@@ -45,6 +45,7 @@ func ProgramResolver(pkgs []*packages.Package, cfg *config.Config) Resolver {
 		instMethods:  map[string]*types.Func{},
 		busListeners: map[busKeyOf][]busListener{},
 		paramFnBusy:  map[*types.Var]bool{},
+		callsMemo:    map[*types.Var]bool{},
 		chanRecvs:    map[*types.Var][]chanRecv{},
 		chanBusy:     map[*types.Var]bool{},
 		chanFlows:    map[*types.Var][]*types.Var{},
@@ -158,6 +159,7 @@ type programResolver struct {
 	paramArgs    []paramArg                // func-typed arguments of the program's calls (paramfuncs.go)
 	paramVals    map[*types.Var][]fieldVal // a func-typed parameter -> the values passed to it (built on first use)
 	paramFnBusy  map[*types.Var]bool
+	callsMemo    map[*types.Var]bool        // a func-typed parameter -> its function's body calls it (callsParam)
 	busListeners map[busKeyOf][]busListener // an event bus's event key -> its listeners (eventbus.go)
 	chanRecvs    map[*types.Var][]chanRecv  // channel fields -> the functions receiving from them (chanpub.go)
 	chanBusy     map[*types.Var]bool
