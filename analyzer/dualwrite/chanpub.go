@@ -491,19 +491,11 @@ func (r *programResolver) paramCarries(v *types.Var) *Effect {
 
 // ChanCarries and SendsOnParam: the analyzer's locked views.
 func (r *programResolver) ChanCarries(v *types.Var) *Effect {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var e *Effect
-	r.settle(func() { e = r.chanCarries(v) })
-	return e
+	return settled(r, func() *Effect { return r.chanCarries(v) })
 }
 
 func (r *programResolver) SendsOnParam(fn *types.Func, i int) sendsOn {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var s sendsOn
-	r.settle(func() { s = r.sendsOnParam(fn, i) })
-	return s
+	return settled(r, func() sendsOn { return r.sendsOnParam(fn, i) })
 }
 
 // chanArgs: a call that hands a channel to a callee sending on it is the
@@ -596,9 +588,5 @@ func (r *programResolver) bodiesOf(fn *types.Func) []*types.Func {
 // ChanPublishes implements the analyzer's view of chanPublishes (locked,
 // settled like Effects).
 func (r *programResolver) ChanPublishes(v *types.Var) *Effect {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var e *Effect
-	r.settle(func() { e = r.chanPublishes(v) })
-	return e
+	return settled(r, func() *Effect { return r.chanPublishes(v) })
 }

@@ -88,10 +88,8 @@ type busKeyOf struct {
 // BusEffects implements the analyzer's view of busEffects (locked,
 // settled like Effects).
 func (r *programResolver) BusEffects(bus int, key string) (sync, async *Effects) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.settle(func() { sync, async = r.busEffects(bus, key) })
-	return sync, async
+	both := settled(r, func() [2]*Effects { s, a := r.busEffects(bus, key); return [2]*Effects{s, a} })
+	return both[0], both[1]
 }
 
 // busEffects is what a dispatch of an event with key runs: the listeners

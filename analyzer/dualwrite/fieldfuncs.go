@@ -85,11 +85,7 @@ func (r *programResolver) indexFieldFuncs(p *packages.Package) {
 // FieldEffects implements the analyzer's view of fieldEffects (locked,
 // settled like Effects).
 func (r *programResolver) FieldEffects(v *types.Var) *Effects {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var e *Effects
-	r.settle(func() { e = r.fieldEffects(v) })
-	return e
+	return settled(r, func() *Effects { return r.fieldEffects(v) })
 }
 
 // fieldEffects merges what the values stored in field v do when called:

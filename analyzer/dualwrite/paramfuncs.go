@@ -102,11 +102,7 @@ func (r *programResolver) paramValsOf(v *types.Var) []fieldVal {
 // ParamEffects implements the analyzer's view of paramEffects (locked,
 // settled like Effects).
 func (r *programResolver) ParamEffects(v *types.Var) *Effects {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var e *Effects
-	r.settle(func() { e = r.paramEffects(v) })
-	return e
+	return settled(r, func() *Effects { return r.paramEffects(v) })
 }
 
 // paramEffects is what a call of func-typed parameter v does, as every
@@ -189,9 +185,5 @@ func (r *programResolver) callsParam(fn *types.Func, p *types.Var) bool {
 
 // ParamResolved is paramResolved, locked and settled.
 func (r *programResolver) ParamResolved(fn *types.Func, i int) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var ok bool
-	r.settle(func() { ok = r.paramResolved(fn, i) })
-	return ok
+	return settled(r, func() bool { return r.paramResolved(fn, i) })
 }

@@ -309,6 +309,16 @@ func (r *programResolver) settle(compute func()) {
 	}
 }
 
+// settled is the analyzer's locked view of a resolver question: compute
+// under the lock, settled like Effects (FieldEffects, ChanCarries, ...).
+func settled[T any](r *programResolver, compute func() T) T {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var v T
+	r.settle(func() { v = compute() })
+	return v
+}
+
 // maxRounds bounds the fixed point; effects only grow (first write, first
 // publish), so real programs settle in two or three rounds.
 const maxRounds = 16
